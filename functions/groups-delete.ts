@@ -1,0 +1,7 @@
+import { deleteGroup } from '../lib/accounts/groups';
+import { emptyRequest } from '../lib/accounts/schemas';
+import { endpoint } from '../lib/http/api';
+
+export const handler = endpoint({ schema: emptyRequest }, ({ principal, pathId }) =>
+  deleteGroup(principal, pathId),
+);

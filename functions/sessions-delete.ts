@@ -1,0 +1,13 @@
+import { endpoint } from '../lib/http/api';
+import { NotFoundError } from '../lib/http/errors';
+import { responseResult, withCookies } from '../lib/http/response';
+import { deleteValue } from '../lib/sessions/repository';
+import { sessionKeyRequest } from '../lib/sessions/schemas';
+import { sessionScope } from '../lib/sessions/scope';
+
+export const handler = endpoint({ schema: sessionKeyRequest }, async ({ input, event, principal }) => {
+  const { scope, cookies } = sessionScope(event, principal, input.SavePerUser);
+  if (!(await deleteValue(scope, input.SessionKey)))
+    throw new NotFoundError(`no session value ${input.SessionKey}`);
+  return withCookies(responseResult({ UserId: principal.userId, Key: input.SessionKey }), cookies);
+});

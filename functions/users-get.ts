@@ -1,0 +1,7 @@
+import { emptyRequest } from '../lib/accounts/schemas';
+import { readUser } from '../lib/accounts/users';
+import { endpoint } from '../lib/http/api';
+
+export const handler = endpoint({ schema: emptyRequest }, ({ principal, pathId }) =>
+  readUser(principal, pathId),
+);

@@ -1,0 +1,33 @@
+import { settings } from '../config/settings';
+import { findUserIdByLoginId } from './repository';
+import { isApiKeyFormat, newPassword } from './secrets';
+import { insertTenantWithManager } from './tenants';
+
+export interface BootstrapOptions {
+  /** KIROKU_ADMIN_API_KEY: 128 lowercase hex characters, or undefined to generate one. */
+  readonly apiKey?: string;
+  /** KIROKU_ADMIN_PASSWORD, or undefined to generate one. */
+  readonly password?: string;
+}
+
+export interface BootstrapResult {
+  readonly created: boolean;
+  /** Set only when this call created the administrator: the caller shows them once. */
+  readonly apiKey?: string;
+  readonly password?: string;
+}
+
+/**
+ * First start (CONTRACT section 7): tenant 1 and its user `Administrator`, privileged and tenant manager.
+ * Does nothing when the administrator already exists.
+ */
+export async function bootstrapAdministrator(options: BootstrapOptions = {}): Promise<BootstrapResult> {
+  const loginId = settings().Security.PrivilegedUsers[0] ?? 'Administrator';
+  if (options.apiKey !== undefined && !isApiKeyFormat(options.apiKey)) {
+    throw new Error('KIROKU_ADMIN_API_KEY must be 128 lowercase hexadecimal characters');
+  }
+  if ((await findUserIdByLoginId(loginId)) !== undefined) return { created: false };
+  const password = options.password ?? newPassword();
+  const { apiKey } = await insertTenantWithManager('Kiroku', loginId, password, loginId, options.apiKey);
+  return { created: true, apiKey, password };
+}

@@ -1,0 +1,76 @@
+import type { z } from 'zod';
+import { now } from '../clock';
+import { BadRequestError, NotFoundError } from '../http/errors';
+import { messages } from '../http/messages';
+import { type ApiResponse, apiResult, responseResult } from '../http/response';
+import type { Group } from './model';
+import type { Principal } from './principal';
+import * as repository from './repository';
+import type { groupCreateRequest, groupUpdateRequest } from './schemas';
+import { requireManager } from './users';
+import { groupView, single } from './views';
+
+export async function createGroup(
+  principal: Principal,
+  input: z.infer<typeof groupCreateRequest>,
+): Promise<ApiResponse> {
+  requireManager(principal);
+  const memberIds = await membersOf(principal, input.Members ?? []);
+  const time = now();
+  const group: Group = {
+    groupId: await repository.nextId('Group'),
+    tenantId: principal.tenantId,
+    groupName: input.GroupName,
+    memberIds,
+    createdAt: time,
+    updatedAt: time,
+  };
+  await repository.saveGroup(undefined, group);
+  return apiResult({ id: group.groupId, message: messages.created(group.groupName) });
+}
+
+export async function readGroup(principal: Principal, groupId: number): Promise<ApiResponse> {
+  return responseResult(single(groupView(await groupInTenant(principal, groupId))));
+}
+
+export async function updateGroup(
+  principal: Principal,
+  groupId: number,
+  input: z.infer<typeof groupUpdateRequest>,
+): Promise<ApiResponse> {
+  requireManager(principal);
+  const before = await groupInTenant(principal, groupId);
+  const after: Group = {
+    ...before,
+    groupName: input.GroupName ?? before.groupName,
+    memberIds: input.Members === undefined ? before.memberIds : await membersOf(principal, input.Members),
+    updatedAt: now(),
+  };
+  await repository.saveGroup(before, after);
+  return apiResult({ id: groupId, message: messages.updated(after.groupName) });
+}
+
+export async function deleteGroup(principal: Principal, groupId: number): Promise<ApiResponse> {
+  requireManager(principal);
+  const group = await groupInTenant(principal, groupId);
+  await repository.deleteGroup(group);
+  return apiResult({ id: groupId, message: messages.deleted(group.groupName) });
+}
+
+async function groupInTenant(principal: Principal, groupId: number): Promise<Group> {
+  const group = await repository.getGroup(groupId);
+  if (!group || group.tenantId !== principal.tenantId)
+    throw new NotFoundError(`no group ${groupId} in tenant ${principal.tenantId}`);
+  return group;
+}
+
+/** `"User,<id>"` entries, each a user of the caller's tenant. */
+async function membersOf(principal: Principal, members: readonly string[]): Promise<number[]> {
+  const ids = [...new Set(members.map((member) => Number(member.slice('User,'.length))))].sort(
+    (a, b) => a - b,
+  );
+  const users = await Promise.all(ids.map((id) => repository.getUser(id)));
+  const foreign = ids.find((_id, index) => users[index]?.tenantId !== principal.tenantId);
+  if (foreign !== undefined) throw new BadRequestError(`member User,${foreign} is not a user of the tenant`);
+  return ids;
+}

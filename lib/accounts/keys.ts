@@ -1,0 +1,15 @@
+/** Key builders for the Accounts table (pk, sk), in one place. */
+export const accountKeys = {
+  counter: (kind: CounterKind) => ({ pk: 'COUNTER', sk: kind }),
+  tenant: (tenantId: number) => ({ pk: `TENANT#${tenantId}`, sk: 'TENANT' }),
+  user: (userId: number) => ({ pk: `USER#${userId}`, sk: 'USER' }),
+  /** Login ids are unique across tenants (login names no tenant) and compared without case. */
+  loginId: (loginId: string) => ({ pk: `LOGINID#${loginId.toLowerCase()}`, sk: 'LOGINID' }),
+  apiKey: (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
+  login: (hash: string) => ({ pk: `LOGIN#${hash}`, sk: 'LOGIN' }),
+  group: (groupId: number) => ({ pk: `GROUP#${groupId}`, sk: 'GROUP' }),
+  /** A user's membership of a group, so that a user's groups are one Query on the user's partition. */
+  membership: (userId: number, groupId: number) => ({ pk: `USER#${userId}`, sk: `GROUP#${groupId}` }),
+} as const;
+
+export type CounterKind = 'Tenant' | 'User' | 'Group';

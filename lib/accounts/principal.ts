@@ -1,0 +1,12 @@
+/** The authenticated caller, as every permission check sees it. */
+export interface Principal {
+  readonly tenantId: number;
+  readonly userId: number;
+  readonly loginId: string;
+  readonly name: string;
+  readonly tenantManager: boolean;
+  /** Listed in Security.PrivilegedUsers: passes every permission check and may create tenants. */
+  readonly privileged: boolean;
+  /** How the caller proved who it is; a login cookie brings the CSRF rule and query strings. */
+  readonly via: 'apiKey' | 'cookie';
+}

@@ -1,0 +1,331 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { now } from '../clock';
+import { DuplicatedError, NotFoundError } from '../http/errors';
+import { dynamo } from '../storage/clients';
+import { tableName } from '../storage/tables';
+import { type CounterKind, accountKeys as keys } from './keys';
+import type { Group, Login, Tenant, User } from './model';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const table = () => tableName('accounts');
+
+export async function nextId(kind: CounterKind): Promise<number> {
+  const result = await dynamo().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: keys.counter(kind),
+      UpdateExpression: 'ADD #value :one',
+      ExpressionAttributeNames: { '#value': 'Value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(result.Attributes?.Value);
+}
+
+export async function putTenant(tenant: Tenant): Promise<void> {
+  await dynamo().send(
+    new PutCommand({
+      TableName: table(),
+      Item: {
+        ...keys.tenant(tenant.tenantId),
+        TenantId: tenant.tenantId,
+        TenantName: tenant.tenantName,
+        CreatedAt: tenant.createdAt,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getUser(userId: number): Promise<User | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: keys.user(userId) }));
+  return result.Item ? toUser(result.Item) : undefined;
+}
+
+export async function findUserIdByLoginId(loginId: string): Promise<number | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: keys.loginId(loginId) }));
+  return result.Item ? Number(result.Item.UserId) : undefined;
+}
+
+export async function findUserIdByApiKeyHash(hash: string): Promise<number | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: keys.apiKey(hash) }));
+  return result.Item ? Number(result.Item.UserId) : undefined;
+}
+
+/** Creates the user and claims its login id in one transaction: a taken login id is a 409. */
+export async function insertUser(user: User): Promise<void> {
+  await transact(
+    [
+      { Put: { TableName: table(), Item: fromUser(user), ConditionExpression: 'attribute_not_exists(pk)' } },
+      loginIdClaim(user),
+      ...(user.apiKeyHash ? [apiKeyClaim(user.apiKeyHash, user.userId)] : []),
+    ],
+    'LoginId',
+  );
+}
+
+/** Saves changed fields; a changed login id moves its claim in the same transaction. */
+export async function updateUser(before: User, after: User): Promise<void> {
+  const loginIdChanged = before.loginId.toLowerCase() !== after.loginId.toLowerCase();
+  await transact(
+    [
+      {
+        Put: {
+          TableName: table(),
+          Item: fromUser(after),
+          ConditionExpression: 'attribute_exists(pk) AND UpdatedAt = :updatedAt',
+          ExpressionAttributeValues: { ':updatedAt': before.updatedAt },
+        },
+      },
+      ...(loginIdChanged
+        ? [loginIdClaim(after), { Delete: { TableName: table(), Key: keys.loginId(before.loginId) } }]
+        : []),
+    ],
+    'LoginId',
+  );
+}
+
+/** Replaces the user's API key (or removes it when `hash` is undefined). */
+export async function replaceApiKey(user: User, hash: string | undefined): Promise<User> {
+  const after: User = { ...user, apiKeyHash: hash, updatedAt: now() };
+  await transact([
+    {
+      Put: {
+        TableName: table(),
+        Item: fromUser(after),
+        ConditionExpression: 'attribute_exists(pk) AND UpdatedAt = :updatedAt',
+        ExpressionAttributeValues: { ':updatedAt': user.updatedAt },
+      },
+    },
+    ...(user.apiKeyHash ? [{ Delete: { TableName: table(), Key: keys.apiKey(user.apiKeyHash) } }] : []),
+    ...(hash ? [apiKeyClaim(hash, user.userId)] : []),
+  ]);
+  return after;
+}
+
+/** Removes the user with its login id, its API key, its memberships and its places in groups. */
+export async function deleteUser(user: User): Promise<void> {
+  const groupIds = await groupIdsOf(user.userId);
+  await transact([
+    {
+      Delete: {
+        TableName: table(),
+        Key: keys.user(user.userId),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+    { Delete: { TableName: table(), Key: keys.loginId(user.loginId) } },
+    ...(user.apiKeyHash ? [{ Delete: { TableName: table(), Key: keys.apiKey(user.apiKeyHash) } }] : []),
+    ...groupIds.flatMap((groupId): TransactItem[] => [
+      { Delete: { TableName: table(), Key: keys.membership(user.userId, groupId) } },
+      {
+        Update: {
+          TableName: table(),
+          Key: keys.group(groupId),
+          UpdateExpression: 'DELETE MemberIds :member',
+          ExpressionAttributeValues: { ':member': new Set([user.userId]) },
+        },
+      },
+    ]),
+  ]);
+}
+
+export async function groupIdsOf(userId: number): Promise<number[]> {
+  const result = await dynamo().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :group)',
+      ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':group': 'GROUP#' },
+    }),
+  );
+  return (result.Items ?? []).map((item) => Number(String(item.sk).slice('GROUP#'.length)));
+}
+
+export async function getGroup(groupId: number): Promise<Group | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: keys.group(groupId) }));
+  return result.Item ? toGroup(result.Item) : undefined;
+}
+
+/** Writes the group and makes its membership entries match `after.memberIds`. */
+export async function saveGroup(before: Group | undefined, after: Group): Promise<void> {
+  const previous = new Set(before?.memberIds ?? []);
+  const next = new Set(after.memberIds);
+  await transact([
+    {
+      Put: {
+        TableName: table(),
+        Item: fromGroup(after),
+        ...(before
+          ? {
+              ConditionExpression: 'attribute_exists(pk) AND UpdatedAt = :updatedAt',
+              ExpressionAttributeValues: { ':updatedAt': before.updatedAt },
+            }
+          : { ConditionExpression: 'attribute_not_exists(pk)' }),
+      },
+    },
+    ...[...next]
+      .filter((id) => !previous.has(id))
+      .map(
+        (userId): TransactItem => ({
+          Put: {
+            TableName: table(),
+            Item: { ...keys.membership(userId, after.groupId), TenantId: after.tenantId },
+          },
+        }),
+      ),
+    ...[...previous]
+      .filter((id) => !next.has(id))
+      .map(
+        (userId): TransactItem => ({
+          Delete: { TableName: table(), Key: keys.membership(userId, after.groupId) },
+        }),
+      ),
+  ]);
+}
+
+export async function deleteGroup(group: Group): Promise<void> {
+  await transact([
+    {
+      Delete: {
+        TableName: table(),
+        Key: keys.group(group.groupId),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+    ...group.memberIds.map(
+      (userId): TransactItem => ({
+        Delete: { TableName: table(), Key: keys.membership(userId, group.groupId) },
+      }),
+    ),
+  ]);
+}
+
+export async function putLogin(hash: string, login: Login): Promise<void> {
+  await dynamo().send(
+    new PutCommand({
+      TableName: table(),
+      Item: { ...keys.login(hash), UserId: login.userId, ExpiresAt: login.expiresAt },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getLogin(hash: string): Promise<Login | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: keys.login(hash) }));
+  return result.Item
+    ? { userId: Number(result.Item.UserId), expiresAt: Number(result.Item.ExpiresAt) }
+    : undefined;
+}
+
+export async function deleteLogin(hash: string): Promise<void> {
+  await dynamo().send(new DeleteCommand({ TableName: table(), Key: keys.login(hash) }));
+}
+
+function loginIdClaim(user: User): TransactItem {
+  return {
+    Put: {
+      TableName: table(),
+      Item: { ...keys.loginId(user.loginId), UserId: user.userId },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+function apiKeyClaim(hash: string, userId: number): TransactItem {
+  return {
+    Put: {
+      TableName: table(),
+      Item: { ...keys.apiKey(hash), UserId: userId },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/**
+ * Runs a transaction; a failed condition on a claim (login id) is a 409 naming `claimed`, on anything else
+ * (the item changed or vanished meanwhile) a 404.
+ */
+async function transact(items: TransactItem[], claimed?: string): Promise<void> {
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const reasons = error.CancellationReasons ?? [];
+    const failedClaim = reasons.some(
+      (reason, index) =>
+        reason.Code === 'ConditionalCheckFailed' &&
+        String(items[index]?.Put?.Item?.pk ?? '').startsWith('LOGINID#'),
+    );
+    if (failedClaim && claimed) throw new DuplicatedError(claimed);
+    if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) {
+      throw new NotFoundError('the item changed or vanished during the write');
+    }
+    throw error;
+  }
+}
+
+function fromUser(user: User): Record<string, unknown> {
+  return {
+    ...keys.user(user.userId),
+    UserId: user.userId,
+    TenantId: user.tenantId,
+    LoginId: user.loginId,
+    Name: user.name,
+    TenantManager: user.tenantManager,
+    Disabled: user.disabled,
+    PasswordHash: user.passwordHash,
+    ApiKeyHash: user.apiKeyHash,
+    CreatedAt: user.createdAt,
+    UpdatedAt: user.updatedAt,
+  };
+}
+
+function toUser(item: Record<string, unknown>): User {
+  return {
+    userId: Number(item.UserId),
+    tenantId: Number(item.TenantId),
+    loginId: String(item.LoginId),
+    name: String(item.Name),
+    tenantManager: item.TenantManager === true,
+    disabled: item.Disabled === true,
+    passwordHash: typeof item.PasswordHash === 'string' ? item.PasswordHash : undefined,
+    apiKeyHash: typeof item.ApiKeyHash === 'string' ? item.ApiKeyHash : undefined,
+    createdAt: Number(item.CreatedAt),
+    updatedAt: Number(item.UpdatedAt),
+  };
+}
+
+function fromGroup(group: Group): Record<string, unknown> {
+  return {
+    ...keys.group(group.groupId),
+    GroupId: group.groupId,
+    TenantId: group.tenantId,
+    GroupName: group.groupName,
+    MemberIds: group.memberIds.length > 0 ? new Set(group.memberIds) : undefined,
+    CreatedAt: group.createdAt,
+    UpdatedAt: group.updatedAt,
+  };
+}
+
+function toGroup(item: Record<string, unknown>): Group {
+  const members = item.MemberIds instanceof Set ? [...item.MemberIds].map(Number) : [];
+  return {
+    groupId: Number(item.GroupId),
+    tenantId: Number(item.TenantId),
+    groupName: String(item.GroupName),
+    memberIds: members.sort((a, b) => a - b),
+    createdAt: Number(item.CreatedAt),
+    updatedAt: Number(item.UpdatedAt),
+  };
+}

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import { now } from '../clock';
+import { ForbiddenError } from '../http/errors';
+import { messages } from '../http/messages';
+import { type ApiResponse, apiResult } from '../http/response';
+import type { Principal } from './principal';
+import * as repository from './repository';
+import type { tenantCreateRequest } from './schemas';
+import { createUser } from './users';
+
+/** A new tenant with its first user, a tenant manager, whose API key is shown once in the answer. */
+export async function createTenant(
+  principal: Principal,
+  input: z.infer<typeof tenantCreateRequest>,
+): Promise<ApiResponse> {
+  if (!principal.privileged) throw new ForbiddenError(`user ${principal.userId} is not privileged`);
+  const { tenantId, apiKey } = await insertTenantWithManager(
+    input.TenantName,
+    input.AdminLoginId,
+    input.AdminPassword,
+  );
+  return apiResult({ id: tenantId, message: messages.created(input.TenantName) }, { ApiKey: apiKey });
+}
+
+export async function insertTenantWithManager(
+  tenantName: string,
+  loginId: string,
+  password: string | undefined,
+  name = loginId,
+  givenApiKey?: string,
+): Promise<{ tenantId: number; userId: number; apiKey: string }> {
+  const tenantId = await repository.nextId('Tenant');
+  const { user, apiKey } = await createUser(
+    tenantId,
+    { LoginId: loginId, Name: name, Password: password, TenantManager: true },
+    givenApiKey ?? true,
+  );
+  await repository.putTenant({ tenantId, tenantName, createdAt: now() });
+  return { tenantId, userId: user.userId, apiKey: apiKey as string };
+}

@@ -1,0 +1,119 @@
+import type { z } from 'zod';
+import { now } from '../clock';
+import { ForbiddenError, NotFoundError } from '../http/errors';
+import { messages } from '../http/messages';
+import { type ApiResponse, apiResult, responseResult } from '../http/response';
+import { forgetCredentials } from './authentication';
+import type { User } from './model';
+import type { Principal } from './principal';
+import * as repository from './repository';
+import type { userCreateRequest, userUpdateRequest } from './schemas';
+import { hashPassword, hashToken, newApiKey } from './secrets';
+import { single, userView } from './views';
+
+/** Tenant managers and privileged users manage their tenant's users and groups. */
+export function requireManager(principal: Principal): void {
+  if (!principal.tenantManager && !principal.privileged) {
+    throw new ForbiddenError(`user ${principal.userId} is not a tenant manager`);
+  }
+}
+
+/** A user of the caller's tenant; another tenant's users behave as if they did not exist. */
+export async function userInTenant(principal: Principal, userId: number): Promise<User> {
+  const user = await repository.getUser(userId);
+  if (!user || user.tenantId !== principal.tenantId)
+    throw new NotFoundError(`no user ${userId} in tenant ${principal.tenantId}`);
+  return user;
+}
+
+export async function createUser(
+  tenantId: number,
+  input: Pick<
+    z.infer<typeof userCreateRequest>,
+    'LoginId' | 'Name' | 'Password' | 'TenantManager' | 'Disabled'
+  >,
+  /** true for a new key, or the key to use. */
+  withApiKey: boolean | string = false,
+): Promise<{ user: User; apiKey?: string }> {
+  const apiKey = typeof withApiKey === 'string' ? withApiKey : withApiKey ? newApiKey() : undefined;
+  const time = now();
+  const user: User = {
+    userId: await repository.nextId('User'),
+    tenantId,
+    loginId: input.LoginId,
+    name: input.Name,
+    tenantManager: input.TenantManager ?? false,
+    disabled: input.Disabled ?? false,
+    passwordHash: input.Password === undefined ? undefined : await hashPassword(input.Password),
+    apiKeyHash: apiKey === undefined ? undefined : hashToken(apiKey),
+    createdAt: time,
+    updatedAt: time,
+  };
+  await repository.insertUser(user);
+  return { user, apiKey };
+}
+
+export async function readUser(principal: Principal, userId: number): Promise<ApiResponse> {
+  const user = await userInTenant(principal, userId);
+  const groups = await repository.groupIdsOf(userId);
+  return responseResult(single({ ...userView(user), Groups: groups.map((id) => `Group,${id}`) }));
+}
+
+/** Managers change anything; a user changes only their own name and password. */
+export async function updateUser(
+  principal: Principal,
+  userId: number,
+  input: z.infer<typeof userUpdateRequest>,
+): Promise<ApiResponse> {
+  const self = principal.userId === userId;
+  const managing = principal.tenantManager || principal.privileged;
+  if (!self) requireManager(principal);
+  if (
+    (self || !managing) &&
+    (input.TenantManager !== undefined || input.Disabled !== undefined || input.LoginId !== undefined)
+  ) {
+    throw new ForbiddenError(
+      `user ${principal.userId} may not change their own LoginId, TenantManager or Disabled`,
+    );
+  }
+  const before = await userInTenant(principal, userId);
+  const after: User = {
+    ...before,
+    loginId: input.LoginId ?? before.loginId,
+    name: input.Name ?? before.name,
+    tenantManager: input.TenantManager ?? before.tenantManager,
+    disabled: input.Disabled ?? before.disabled,
+    passwordHash: input.Password === undefined ? before.passwordHash : await hashPassword(input.Password),
+    updatedAt: now(),
+  };
+  await repository.updateUser(before, after);
+  forgetCredentials();
+  return apiResult({ id: userId, message: messages.updated(after.name) });
+}
+
+export async function deleteUser(principal: Principal, userId: number): Promise<ApiResponse> {
+  requireManager(principal);
+  if (principal.userId === userId) throw new ForbiddenError('a user may not delete themselves');
+  const user = await userInTenant(principal, userId);
+  await repository.deleteUser(user);
+  forgetCredentials();
+  return apiResult({ id: userId, message: messages.deleted(user.name) });
+}
+
+/** The user or a tenant manager; the new key is shown once, in this answer, and replaces any old one. */
+export async function createApiKey(principal: Principal, userId: number): Promise<ApiResponse> {
+  if (principal.userId !== userId) requireManager(principal);
+  const user = await userInTenant(principal, userId);
+  const apiKey = newApiKey();
+  await repository.replaceApiKey(user, hashToken(apiKey));
+  forgetCredentials();
+  return apiResult({ id: userId, message: messages.apiKeyCreated }, { ApiKey: apiKey });
+}
+
+export async function deleteApiKey(principal: Principal, userId: number): Promise<ApiResponse> {
+  if (principal.userId !== userId) requireManager(principal);
+  const user = await userInTenant(principal, userId);
+  if (user.apiKeyHash !== undefined) await repository.replaceApiKey(user, undefined);
+  forgetCredentials();
+  return apiResult({ id: userId, message: messages.apiKeyDeleted });
+}

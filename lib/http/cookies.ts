@@ -1,0 +1,50 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { settings } from '../config/settings';
+
+export type CookieName = 'SessionGuid' | 'Auth';
+
+/** `Kiroku_SessionGuid` / `Kiroku_Auth`, after the setting Service.Name. */
+export function cookieName(name: CookieName): string {
+  return `${settings().Service.Name}_${name}`;
+}
+
+export function readCookie(event: APIGatewayProxyEventV2, name: CookieName): string | undefined {
+  const wanted = `${cookieName(name)}=`;
+  for (const cookie of event.cookies ?? []) {
+    const trimmed = cookie.trim();
+    if (trimmed.startsWith(wanted)) return decodeURIComponent(trimmed.slice(wanted.length));
+  }
+  return undefined;
+}
+
+export interface CookieOptions {
+  /** Seconds; omitted for a cookie that lives as long as the browser session. 0 removes the cookie. */
+  readonly maxAge?: number;
+}
+
+/** HttpOnly, SameSite=Lax, Path = the base path, Secure when the caller came over https. */
+export function serializeCookie(
+  event: APIGatewayProxyEventV2,
+  name: CookieName,
+  value: string,
+  options: CookieOptions = {},
+): string {
+  const parts = [
+    `${cookieName(name)}=${encodeURIComponent(value)}`,
+    `Path=${basePath()}`,
+    'HttpOnly',
+    'SameSite=Lax',
+  ];
+  if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
+  if (isHttps(event)) parts.push('Secure');
+  return parts.join('; ');
+}
+
+function basePath(): string {
+  const base = process.env.KIROKU_BASE_PATH?.replace(/\/+$/, '');
+  return base ? base : '/';
+}
+
+function isHttps(event: APIGatewayProxyEventV2): boolean {
+  return (event.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
+}

@@ -1,0 +1,65 @@
+import { messages } from './messages';
+
+/**
+ * The one error hierarchy. Each error carries the spec's StatusCode and its public message; `reason`
+ * says why for the log and never reaches the response.
+ */
+export class ApiError extends Error {
+  override name = 'ApiError';
+
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly reason?: string,
+  ) {
+    super(message);
+  }
+}
+
+export class BadRequestError extends ApiError {
+  constructor(reason?: string) {
+    super(400, messages.badRequest, reason);
+  }
+}
+
+export class InvalidJsonError extends ApiError {
+  constructor(reason?: string) {
+    super(400, messages.invalidJsonData, reason);
+  }
+}
+
+export class UnauthorizedError extends ApiError {
+  constructor(reason: string) {
+    super(401, messages.unauthorized, reason);
+  }
+}
+
+export class ForbiddenError extends ApiError {
+  constructor(reason: string) {
+    super(403, messages.hasNotPermission, reason);
+  }
+}
+
+export class InvalidIpAddressError extends ApiError {
+  constructor(reason: string) {
+    super(403, messages.invalidIpAddress, reason);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(reason?: string) {
+    super(404, messages.notFound, reason);
+  }
+}
+
+export class MethodNotAllowedError extends ApiError {
+  constructor(reason?: string) {
+    super(405, messages.methodNotAllowed, reason);
+  }
+}
+
+export class DuplicatedError extends ApiError {
+  constructor(what: string) {
+    super(409, messages.duplicated(what), `duplicated ${what}`);
+  }
+}

@@ -1,0 +1,20 @@
+/** The reference's English message texts (reference/pleasanter-behaviour.md section 0). */
+export const messages = {
+  badRequest: 'Invalid request.',
+  invalidJsonData: 'Invalid json data.',
+  unauthorized: 'Unable to authorize.',
+  hasNotPermission: 'You do not have permission to perform this operation.',
+  notFound: 'The specified information was not found.',
+  invalidIpAddress: 'Invalid IP address.',
+  methodNotAllowed: 'The method is not allowed for this path.',
+  requestTooLarge: 'The request is too large.',
+  internalServerError: 'An internal server error occurred.',
+  created: (title: string) => `" ${title} " has been created.`,
+  updated: (title: string) => `" ${title} " has been updated.`,
+  deleted: (title: string) => `" ${title} " has been deleted.`,
+  duplicated: (what: string) => `Cannot be updated because ${what} is duplicated.`,
+  authenticated: 'You have been logged in.',
+  signedOut: 'You have been logged out.',
+  apiKeyCreated: 'The API key has been created.',
+  apiKeyDeleted: 'The API key has been deleted.',
+} as const;

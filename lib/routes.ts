@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import * as accounts from './accounts/schemas';
+import { apiKeyResultSchema, apiResultSchema, pagedSchema } from './http/schemas';
+import * as sessions from './sessions/schemas';
+
+/**
+ * The one route table: the CDK app creates one Lambda function and one HTTP API route per entry, the local
+ * gateway routes to the same handler modules from it, and the OpenAPI document is generated from it.
+ * `handler` names `functions/<handler>.ts`, whose export `handler` is the Lambda entry point. Paths are API
+ * Gateway route keys: `{name}` is a path parameter; matching is case-sensitive, as in API Gateway.
+ */
+
+export type TableAccess = 'read' | 'write';
+
+export interface Route {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly handler: string;
+  /** The tables the function may touch, and how: CDK grants exactly this. */
+  readonly tables: Readonly<Partial<Record<'sessions' | 'accounts', TableAccess>>>;
+  /** One line for the OpenAPI document. */
+  readonly summary: string;
+  /** The JSON body's schema (undefined: no body). */
+  readonly request?: z.ZodType;
+  /** The success body's schema; errors are always an ApiResult. */
+  readonly response: z.ZodType;
+}
+
+const userPaged = pagedSchema(accounts.userSchema);
+const groupPaged = pagedSchema(accounts.groupSchema);
+
+export const routes = [
+  {
+    method: 'POST',
+    path: '/api/sessions/get',
+    handler: 'sessions-get',
+    tables: { sessions: 'read', accounts: 'read' },
+    summary: 'Read a session value',
+    request: sessions.sessionKeyRequest,
+    response: sessions.sessionResponse,
+  },
+  {
+    method: 'POST',
+    path: '/api/sessions/set',
+    handler: 'sessions-set',
+    tables: { sessions: 'write', accounts: 'read' },
+    summary: 'Write a session value',
+    request: sessions.sessionSetRequest,
+    response: sessions.sessionResponse,
+  },
+  {
+    method: 'POST',
+    path: '/api/sessions/delete',
+    handler: 'sessions-delete',
+    tables: { sessions: 'write', accounts: 'read' },
+    summary: 'Delete a session value',
+    request: sessions.sessionKeyRequest,
+    response: sessions.sessionResponse,
+  },
+  {
+    method: 'POST',
+    path: '/api/tenants/create',
+    handler: 'tenants-create',
+    tables: { accounts: 'write' },
+    summary: 'Create a tenant and its first tenant manager (privileged users only)',
+    request: accounts.tenantCreateRequest,
+    response: apiKeyResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/users/create',
+    handler: 'users-create',
+    tables: { accounts: 'write' },
+    summary: 'Create a user (tenant managers)',
+    request: accounts.userCreateRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{id}/get',
+    handler: 'users-get',
+    tables: { accounts: 'read' },
+    summary: 'Read a user of the tenant',
+    request: accounts.emptyRequest,
+    response: userPaged,
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{id}/update',
+    handler: 'users-update',
+    tables: { accounts: 'write' },
+    summary: 'Update a user (tenant managers; a user their own name and password)',
+    request: accounts.userUpdateRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{id}/delete',
+    handler: 'users-delete',
+    tables: { accounts: 'write' },
+    summary: 'Delete a user (tenant managers)',
+    request: accounts.emptyRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{id}/createapikey',
+    handler: 'users-createapikey',
+    tables: { accounts: 'write' },
+    summary: "Create or replace a user's API key (the user or a tenant manager); shown once",
+    request: accounts.emptyRequest,
+    response: apiKeyResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{id}/deleteapikey',
+    handler: 'users-deleteapikey',
+    tables: { accounts: 'write' },
+    summary: "Delete a user's API key (the user or a tenant manager)",
+    request: accounts.emptyRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/groups/create',
+    handler: 'groups-create',
+    tables: { accounts: 'write' },
+    summary: 'Create a group (tenant managers)',
+    request: accounts.groupCreateRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/groups/{id}/get',
+    handler: 'groups-get',
+    tables: { accounts: 'read' },
+    summary: 'Read a group of the tenant',
+    request: accounts.emptyRequest,
+    response: groupPaged,
+  },
+  {
+    method: 'POST',
+    path: '/api/groups/{id}/update',
+    handler: 'groups-update',
+    tables: { accounts: 'write' },
+    summary: 'Update a group (tenant managers)',
+    request: accounts.groupUpdateRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/groups/{id}/delete',
+    handler: 'groups-delete',
+    tables: { accounts: 'write' },
+    summary: 'Delete a group (tenant managers)',
+    request: accounts.emptyRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/users/authenticate',
+    handler: 'users-authenticate',
+    tables: { accounts: 'write' },
+    summary: 'Log in (JSON or an HTML form): sets the Kiroku_Auth and Kiroku_SessionGuid cookies',
+    request: accounts.loginRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/users/signout',
+    handler: 'users-signout',
+    tables: { accounts: 'write' },
+    summary: 'Log out: ends the login and removes its cookies',
+    request: accounts.emptyRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'GET',
+    path: '/api/openapi.json',
+    handler: 'openapi',
+    tables: {},
+    summary: 'This API as an OpenAPI 3.1 document',
+    response: openApiDocument(),
+  },
+] as const satisfies readonly Route[];
+
+/** Every request no route matches goes here (API Gateway's `$default` route), for a JSON 404 or 405. */
+export const fallbackHandler = 'not-found';
+
+function openApiDocument(): z.ZodType {
+  return z
+    .looseObject({
+      openapi: z.string(),
+      info: z.looseObject({ title: z.string() }),
+      paths: z.record(z.string(), z.unknown()),
+    })
+    .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document' });
+}

@@ -1,0 +1,48 @@
+/**
+ * The one definition of Kiroku's DynamoDB tables, read by the CDK app (infra/) and by the local
+ * runtime's bootstrap, so that the two cannot drift. Handlers find a table's name in the environment
+ * variable named here.
+ */
+
+export interface TableDefinition {
+  /** Logical name: the CDK construct id and, locally, the table name behind the prefix. */
+  readonly id: string;
+  /** Environment variable that carries the physical table name to the handlers. */
+  readonly envVar: string;
+  readonly partitionKey: string;
+  readonly sortKey?: string;
+  /** Epoch-seconds attribute that DynamoDB's TTL deletes by. No secondary index may sit on such a table:
+   * DynamoDB Local never expires items of a table that has one (reference/local-emulators.md A). */
+  readonly ttlAttribute?: string;
+  /** NEW_AND_OLD_IMAGES stream, for the stream handlers that later issues hang off it. */
+  readonly stream?: boolean;
+}
+
+export const tables = {
+  sessions: {
+    id: 'Sessions',
+    envVar: 'KIROKU_TABLE_SESSIONS',
+    partitionKey: 'SessionGuid',
+    sortKey: 'Key',
+    ttlAttribute: 'ExpiresAt',
+  },
+  accounts: {
+    id: 'Accounts',
+    envVar: 'KIROKU_TABLE_ACCOUNTS',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: 'ExpiresAt',
+  },
+} as const satisfies Record<string, TableDefinition>;
+
+export type TableKey = keyof typeof tables;
+
+export const tableList: readonly TableDefinition[] = Object.values(tables);
+
+/** The physical table name, as the deployment (or the local runtime) set it. */
+export function tableName(key: TableKey, env: NodeJS.ProcessEnv = process.env): string {
+  const table = tables[key];
+  const name = env[table.envVar];
+  if (!name) throw new Error(`${table.envVar} is not set`);
+  return name;
+}
