@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, logIn, seedAccounts, type TestAccounts } from '../fixtures/accounts';
+import { type CallOptions, call } from '../fixtures/client';
+import { type Stack, startStack } from '../fixtures/stack';
+
+let stack: Stack;
+let accounts: TestAccounts;
+
+const post = (path: string, body?: unknown, options?: CallOptions) => call(stack.url, path, body, options);
+const xhr = { 'x-requested-with': 'XMLHttpRequest' };
+const whoAmI = (options: CallOptions & { apiKey?: string }) =>
+  post(
+    '/api/sessions/set',
+    { ApiKey: options.apiKey, SessionKey: 'who', SessionValue: '1', SavePerUser: true },
+    options,
+  );
+
+beforeAll(async () => {
+  stack = await startStack();
+  accounts = await seedAccounts(stack.url);
+});
+afterAll(() => stack.close());
+
+describe('accounts', () => {
+  describe('login', () => {
+    it('sets Kiroku_Auth for the retention period and a new Kiroku_SessionGuid', async () => {
+      const login = await post('/users/authenticate', {
+        LoginId: accounts.user.loginId,
+        Password: accounts.user.password,
+      });
+      expect(login.status).toBe(200);
+      expect(login.body).toMatchObject({ Id: accounts.user.userId, StatusCode: 200 });
+      expect(login.setCookies[0]).toMatch(
+        /^Kiroku_Auth=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=86400$/,
+      );
+      expect(login.setCookies[1]).toMatch(
+        /^Kiroku_SessionGuid=[0-9A-F]{32}; Path=\/; HttpOnly; SameSite=Lax$/,
+      );
+    });
+
+    it('takes an HTML form too', async () => {
+      const form = new URLSearchParams({ LoginId: accounts.user.loginId, Password: accounts.user.password });
+      const login = await post('/users/authenticate', undefined, {
+        raw: form.toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      });
+      expect(login.status).toBe(200);
+    });
+
+    it.each([
+      ['a wrong password', () => ({ LoginId: accounts.user.loginId, Password: 'wrong password' })],
+      ['an unknown login id', () => ({ LoginId: 'nobody', Password: 'whatever1' })],
+    ])('answers 401 with no cookie for %s', async (_case, body) => {
+      const login = await post('/users/authenticate', body());
+      expect(login.status).toBe(401);
+      expect(login.body).toEqual({ Id: 0, StatusCode: 401, Message: 'Unable to authorize.' });
+      expect(login.setCookies).toHaveLength(0);
+    });
+
+    it('ends the login at sign-out', async () => {
+      const cookies = await logIn(stack.url, accounts.user.loginId);
+      expect((await whoAmI({ cookies, headers: xhr })).status).toBe(200);
+      expect((await post('/users/signout', {}, { cookies })).status).toBe(403);
+      const signOut = await post('/users/signout', {}, { cookies, headers: xhr });
+      expect(signOut.status).toBe(200);
+      expect(signOut.setCookies[0]).toMatch(/^Kiroku_Auth=; .*Max-Age=0/);
+      expect((await whoAmI({ cookies, headers: xhr })).status).toBe(401);
+    });
+  });
+
+  describe('users', () => {
+    it('lets a tenant manager create, read, update and delete a user', async () => {
+      const admin = accounts.admin.apiKey;
+      const created = await post('/api/users/create', {
+        ApiKey: admin,
+        LoginId: 'crud',
+        Name: 'Crud',
+        Password: 'password1',
+      });
+      expect(created.body).toMatchObject({ StatusCode: 200, Message: '" Crud " has been created.' });
+      const id = Number(created.body.Id);
+      const read = await post(`/api/users/${id}/get`, { ApiKey: accounts.user.apiKey });
+      expect(read.body).toMatchObject({
+        StatusCode: 200,
+        Response: {
+          TotalCount: 1,
+          Data: [{ UserId: id, LoginId: 'crud', Name: 'Crud', TenantManager: false, HasApiKey: false }],
+        },
+      });
+      expect(read.text).not.toMatch(/Hash|scrypt/);
+      const updated = await post(`/api/users/${id}/update`, { ApiKey: admin, Name: 'Renamed' });
+      expect(updated.body).toEqual({ Id: id, StatusCode: 200, Message: '" Renamed " has been updated.' });
+      expect((await post(`/api/users/${id}/delete`, { ApiKey: admin })).status).toBe(200);
+      expect((await post(`/api/users/${id}/get`, { ApiKey: admin })).status).toBe(404);
+    });
+
+    it('refuses a duplicated login id, whatever its case', async () => {
+      const result = await post('/api/users/create', {
+        ApiKey: accounts.admin.apiKey,
+        LoginId: 'ADMINISTRATOR',
+        Name: 'x',
+      });
+      expect(result.body).toEqual({
+        Id: 0,
+        StatusCode: 409,
+        Message: 'Cannot be updated because LoginId is duplicated.',
+      });
+    });
+
+    it.each([
+      ['create a user', '/api/users/create', { LoginId: 'nope', Name: 'nope' }],
+      ['create a group', '/api/groups/create', { GroupName: 'nope' }],
+      ['create a tenant', '/api/tenants/create', { TenantName: 'nope', AdminLoginId: 'nope' }],
+    ])('refuses a plain user to %s (403)', async (_case, path, body) => {
+      const result = await post(path, { ApiKey: accounts.user.apiKey, ...body });
+      expect(result.body).toEqual({
+        Id: 0,
+        StatusCode: 403,
+        Message: 'You do not have permission to perform this operation.',
+      });
+    });
+
+    it('lets a user change their own name but not their TenantManager flag', async () => {
+      const { userId, apiKey } = accounts.user;
+      expect((await post(`/api/users/${userId}/update`, { ApiKey: apiKey, Name: 'Me' })).status).toBe(200);
+      expect(
+        (await post(`/api/users/${userId}/update`, { ApiKey: apiKey, TenantManager: true })).status,
+      ).toBe(403);
+    });
+
+    it('replaces an API key: the old one stops working at once', async () => {
+      const user = await createUser(stack.url, accounts.admin.apiKey, 'rekey');
+      expect((await whoAmI({ apiKey: user.apiKey })).status).toBe(200);
+      const renewed = await post(`/api/users/${user.userId}/createapikey`, { ApiKey: user.apiKey });
+      expect(renewed.body.ApiKey).toMatch(/^[0-9a-f]{128}$/);
+      expect((await whoAmI({ apiKey: user.apiKey })).status).toBe(401);
+      expect((await whoAmI({ apiKey: String(renewed.body.ApiKey) })).status).toBe(200);
+      await post(`/api/users/${user.userId}/deleteapikey`, { ApiKey: String(renewed.body.ApiKey) });
+      expect((await whoAmI({ apiKey: String(renewed.body.ApiKey) })).status).toBe(401);
+    });
+
+    it('shuts out a disabled user, by key and by password', async () => {
+      const user = await createUser(stack.url, accounts.admin.apiKey, 'disabled');
+      await post(`/api/users/${user.userId}/update`, { ApiKey: accounts.admin.apiKey, Disabled: true });
+      expect((await whoAmI({ apiKey: user.apiKey })).status).toBe(401);
+      expect(
+        (await post('/users/authenticate', { LoginId: 'disabled', Password: user.password })).status,
+      ).toBe(401);
+    });
+  });
+
+  describe('groups', () => {
+    it('keeps members of the tenant only', async () => {
+      const admin = accounts.admin.apiKey;
+      const created = await post('/api/groups/create', {
+        ApiKey: admin,
+        GroupName: 'Team',
+        Members: [`User,${accounts.user.userId}`],
+      });
+      expect(created.body).toMatchObject({ StatusCode: 200, Message: '" Team " has been created.' });
+      const id = Number(created.body.Id);
+      const read = await post(`/api/groups/${id}/get`, { ApiKey: accounts.user.apiKey });
+      expect(read.body.Response).toMatchObject({
+        Data: [{ GroupId: id, GroupName: 'Team', Members: [`User,${accounts.user.userId}`] }],
+      });
+      const user = await post(`/api/users/${accounts.user.userId}/get`, { ApiKey: admin });
+      expect(user.body.Response).toMatchObject({ Data: [{ Groups: [`Group,${id}`] }] });
+      const foreign = await post(`/api/groups/${id}/update`, {
+        ApiKey: admin,
+        Members: [`User,${accounts.other.userId}`],
+      });
+      expect(foreign.body.StatusCode).toBe(400);
+      expect((await post(`/api/groups/${id}/update`, { ApiKey: admin, Members: [] })).status).toBe(200);
+      expect((await post(`/api/groups/${id}/delete`, { ApiKey: admin })).status).toBe(200);
+      expect((await post(`/api/groups/${id}/get`, { ApiKey: admin })).status).toBe(404);
+    });
+  });
+
+  describe('tenant isolation', () => {
+    it.each([
+      ['users/{id}/get', (id: number) => `/api/users/${id}/get`],
+      ['users/{id}/update', (id: number) => `/api/users/${id}/update`],
+      ['users/{id}/delete', (id: number) => `/api/users/${id}/delete`],
+      ['users/{id}/createapikey', (id: number) => `/api/users/${id}/createapikey`],
+      ['users/{id}/deleteapikey', (id: number) => `/api/users/${id}/deleteapikey`],
+    ])("answers 404 for another tenant's user on %s", async (_case, path) => {
+      const result = await post(path(accounts.user.userId), { ApiKey: accounts.other.apiKey, Name: 'x' });
+      expect(result.body).toEqual({
+        Id: accounts.user.userId,
+        StatusCode: 404,
+        Message: 'The specified information was not found.',
+      });
+      expect((await whoAmI({ apiKey: accounts.user.apiKey })).status).toBe(200);
+    });
+  });
+
+  describe('routing', () => {
+    it('answers 404 and 405 as JSON for unknown paths and wrong methods', async () => {
+      const missing = await post('/api/nothing', {});
+      expect(missing.status).toBe(404);
+      expect(missing.body).toEqual({
+        Id: 0,
+        StatusCode: 404,
+        Message: 'The specified information was not found.',
+      });
+      const wrongMethod = await call(stack.url, '/api/sessions/get', undefined, { method: 'GET' });
+      expect(wrongMethod.status).toBe(405);
+      expect(wrongMethod.body.StatusCode).toBe(405);
+    });
+
+    it('answers 400, not 500, for a path id that is not a number', async () => {
+      const result = await post('/api/users/abc/get', { ApiKey: accounts.admin.apiKey });
+      expect(result.body).toEqual({ Id: 0, StatusCode: 400, Message: 'Invalid request.' });
+    });
+  });
+});
