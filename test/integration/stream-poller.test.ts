@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import {
+  CreateTableCommand,
+  DeleteItemCommand,
+  DynamoDBClient,
+  PutItemCommand,
+  UpdateItemCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type StreamPoller, startStreamPoller } from '../../lib/local/stream-poller';
+import { dynamoDbClientConfig } from '../../lib/storage/clients';
+
+describe('lib/local/stream-poller', () => {
+  const client = new DynamoDBClient(dynamoDbClientConfig());
+  let tableName: string;
+  let streamArn: string;
+
+  beforeAll(async () => {
+    tableName = `poller-${randomBytes(4).toString('hex')}`;
+    const created = await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      }),
+    );
+    streamArn = created.TableDescription?.LatestStreamArn ?? '';
+    // A table without secondary indexes, so that DynamoDB Local's TTL job does delete (local-emulators.md A).
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { Enabled: true, AttributeName: 'ExpiresAt' },
+      }),
+    );
+  });
+  afterAll(() => client.destroy());
+
+  /** A poller whose handler records every record it is given, after `behaviour` lets it through. */
+  async function recordingPoller(behaviour: (event: DynamoDBStreamEvent) => void = () => undefined) {
+    const records: DynamoDBRecord[] = [];
+    const calls: DynamoDBStreamEvent[] = [];
+    const poller = await startStreamPoller({
+      subscriptions: [
+        {
+          tableName,
+          handler: async (event) => {
+            calls.push(event);
+            behaviour(event);
+            records.push(...event.Records);
+          },
+        },
+      ],
+      pollIntervalMs: 100,
+      maxRetryAttempts: 2,
+      log: () => undefined,
+    });
+    return { poller, records, calls };
+  }
+
+  const put = (
+    pk: string,
+    attributes: Record<string, { S: string } | { N: string } | { B: Uint8Array }> = {},
+  ) => client.send(new PutItemCommand({ TableName: tableName, Item: { pk: { S: pk }, ...attributes } }));
+
+  describe('startStreamPoller', () => {
+    let poller: StreamPoller | undefined;
+    afterAll(async () => poller?.stop());
+
+    it('delivers INSERT, MODIFY and REMOVE in Lambda’s event shape within 2 s', async () => {
+      const started = await recordingPoller();
+      poller = started.poller;
+      const before = Math.floor(Date.now() / 1000);
+      await put('a', { Name: { S: 'one' }, Data: { B: Uint8Array.from([1, 2, 3]) } });
+      await client.send(
+        new UpdateItemCommand({
+          TableName: tableName,
+          Key: { pk: { S: 'a' } },
+          UpdateExpression: 'SET #n = :n',
+          ExpressionAttributeNames: { '#n': 'Name' },
+          ExpressionAttributeValues: { ':n': { S: 'two' } },
+        }),
+      );
+      await client.send(new DeleteItemCommand({ TableName: tableName, Key: { pk: { S: 'a' } } }));
+      await vi.waitFor(() => expect(started.records).toHaveLength(3), { timeout: 2000, interval: 50 });
+
+      const [insert, modify, remove] = started.records;
+      expect(insert).toMatchObject({
+        eventID: expect.any(String),
+        eventName: 'INSERT',
+        eventVersion: '1.1',
+        eventSource: 'aws:dynamodb',
+        awsRegion: expect.any(String),
+        eventSourceARN: streamArn,
+        dynamodb: {
+          Keys: { pk: { S: 'a' } },
+          NewImage: { pk: { S: 'a' }, Name: { S: 'one' }, Data: { B: 'AQID' } },
+          SequenceNumber: expect.any(String),
+          SizeBytes: expect.any(Number),
+          StreamViewType: 'NEW_AND_OLD_IMAGES',
+        },
+      });
+      expect(insert?.dynamodb?.OldImage).toBeUndefined();
+      // Epoch seconds, as Lambda delivers them; DynamoDB Local rounds down to the minute.
+      expect(insert?.dynamodb?.ApproximateCreationDateTime).toBeGreaterThanOrEqual(before - 60);
+      expect(insert?.dynamodb?.ApproximateCreationDateTime).toBeLessThan(before + 60);
+      expect(modify).toMatchObject({
+        eventName: 'MODIFY',
+        dynamodb: { OldImage: { Name: { S: 'one' } }, NewImage: { Name: { S: 'two' } } },
+      });
+      expect(remove).toMatchObject({ eventName: 'REMOVE', dynamodb: { OldImage: { Name: { S: 'two' } } } });
+      expect(remove?.dynamodb?.NewImage).toBeUndefined();
+      expect(remove?.userIdentity).toBeUndefined();
+    });
+
+    it('reports a TTL deletion as REMOVE by the DynamoDB service, as DynamoDB does', async () => {
+      const started = await recordingPoller();
+      try {
+        await put('expired', { ExpiresAt: { N: String(Math.floor(Date.now() / 1000) - 60) } });
+        await vi.waitFor(() => expect(started.records).toHaveLength(2), { timeout: 15_000, interval: 100 });
+        expect(started.records[1]).toMatchObject({
+          eventName: 'REMOVE',
+          userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+          dynamodb: { Keys: { pk: { S: 'expired' } }, OldImage: { pk: { S: 'expired' } } },
+        });
+      } finally {
+        await started.poller.stop();
+      }
+    });
+
+    it('retries a batch whose handler throws, then delivers it', async () => {
+      let failures = 0;
+      const started = await recordingPoller(() => {
+        if (failures++ === 0) throw new Error('first attempt fails');
+      });
+      try {
+        await put('retried');
+        await vi.waitFor(() => expect(started.records).toHaveLength(1), { timeout: 3000, interval: 50 });
+        expect(started.calls).toHaveLength(2);
+        expect(started.calls[0]).toEqual(started.calls[1]);
+        expect(started.records[0]?.dynamodb?.Keys).toEqual({ pk: { S: 'retried' } });
+      } finally {
+        await started.poller.stop();
+      }
+    });
+
+    it('skips a batch that keeps failing after the retries and goes on', async () => {
+      const started = await recordingPoller((event) => {
+        if (event.Records.some((record) => record.dynamodb?.Keys?.pk?.S === 'poison'))
+          throw new Error('poison');
+      });
+      try {
+        await put('poison');
+        await vi.waitFor(() => expect(started.calls).toHaveLength(3), { timeout: 5000, interval: 50 });
+        await put('after');
+        await vi.waitFor(() => expect(started.records).toHaveLength(1), { timeout: 3000, interval: 50 });
+        expect(started.records[0]?.dynamodb?.Keys).toEqual({ pk: { S: 'after' } });
+        expect(started.calls).toHaveLength(4);
+      } finally {
+        await started.poller.stop();
+      }
+    });
+
+    it('starts at TRIM_HORIZON on request and stops cleanly', async () => {
+      const records: DynamoDBRecord[] = [];
+      const replay = await startStreamPoller({
+        subscriptions: [{ tableName, handler: async (event) => records.push(...event.Records) }],
+        startingPosition: 'TRIM_HORIZON',
+        pollIntervalMs: 100,
+      });
+      await vi.waitFor(() => expect(records.length).toBeGreaterThanOrEqual(3), {
+        timeout: 3000,
+        interval: 50,
+      });
+      expect(records[0]).toMatchObject({ eventName: 'INSERT', dynamodb: { Keys: { pk: { S: 'a' } } } });
+      await replay.stop();
+      const seen = records.length;
+      await put('after-stop');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(records).toHaveLength(seen);
+    });
+  });
+});

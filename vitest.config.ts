@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    environment: 'node',
+    reporters: ['default', './test/fixtures/summary-reporter.ts'],
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/fixtures/global-setup.ts'],
+    setupFiles: ['test/fixtures/setup-env.ts'],
+    // Forks isolate process.env and the module-scope clients per test file; two cores, two workers.
+    pool: 'forks',
+    maxWorkers: 2,
+    // Integration tests talk to a JVM and an HTTP server; the emulators take a few seconds to start.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    teardownTimeout: 30_000,
+    env: {
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    },
+  },
+});
