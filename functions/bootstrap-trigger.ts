@@ -1,4 +1,8 @@
-import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import {
+  GetSecretValueCommand,
+  PutSecretValueCommand,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
 import { logger } from '../lib/http/logger';
 
@@ -17,7 +21,10 @@ export async function handler(): Promise<{ created: boolean }> {
   const result = await bootstrapAdministrator({ password: credentials.Password });
   if (result.created) {
     await secrets.send(
-      new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify({ ...credentials, ApiKey: result.apiKey }) }),
+      new PutSecretValueCommand({
+        SecretId: secretId,
+        SecretString: JSON.stringify({ ...credentials, LoginId: result.loginId, ApiKey: result.apiKey }),
+      }),
     );
   }
   logger.info('bootstrap', { created: result.created });

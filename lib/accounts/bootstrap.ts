@@ -12,6 +12,8 @@ export interface BootstrapOptions {
 
 export interface BootstrapResult {
   readonly created: boolean;
+  /** The administrator's login id: the first of Security.PrivilegedUsers. */
+  readonly loginId: string;
   /** Set only when this call created the administrator: the caller shows them once. */
   readonly apiKey?: string;
   readonly password?: string;
@@ -26,8 +28,8 @@ export async function bootstrapAdministrator(options: BootstrapOptions = {}): Pr
   if (options.apiKey !== undefined && !isApiKeyFormat(options.apiKey)) {
     throw new Error('KIROKU_ADMIN_API_KEY must be 128 lowercase hexadecimal characters');
   }
-  if ((await findUserIdByLoginId(loginId)) !== undefined) return { created: false };
+  if ((await findUserIdByLoginId(loginId)) !== undefined) return { created: false, loginId };
   const password = options.password ?? newPassword();
   const { apiKey } = await insertTenantWithManager('Kiroku', loginId, password, loginId, options.apiKey);
-  return { created: true, apiKey, password };
+  return { created: true, loginId, apiKey, password };
 }

@@ -1,0 +1,180 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as triggers from 'aws-cdk-lib/triggers';
+import type { Construct } from 'constructs';
+import { fallbackHandler, type Route, routes } from '../lib/routes';
+import { type TableDefinition, type TableKey, tables } from '../lib/storage/tables';
+import { streamSubscriptions } from '../lib/streams';
+import { ApiFunction, type ApiFunctionProps } from './api-function';
+import { type Access, type Binding, bind, bucketBinding, tableBinding } from './bindings';
+import { type DeploySettingsInput, deploySettings } from './deploy-settings';
+
+export interface KirokuStackProps extends StackProps {
+  /** The deploy's settings: a file bundled into every function and KIROKU_PARAM_* overrides. */
+  readonly settings?: DeploySettingsInput;
+}
+
+/** What a function may touch, as the route table (and the stream table) declare it. */
+type ResourceKey = TableKey | 'bucket';
+interface Needs {
+  readonly tables?: Route['tables'];
+}
+/** lib/streams.ts's entries; a `tables` field there, shaped like a route's, would be granted the same way. */
+interface StreamSubscription extends Needs {
+  readonly table: TableKey;
+  readonly handler: string;
+}
+
+/** The entry module of a handler named in the route table. */
+const entryOf = (handler: string) => `functions/${handler}.ts`;
+const tableKeys = Object.keys(tables) as TableKey[];
+
+/**
+ * Kiroku in one stack: one function and one HTTP API route per entry of the route table, the DynamoDB
+ * tables of the table-definition module, the binary bucket, the stream handlers, and the trigger that
+ * creates the first administrator. Every grant comes from the route table; nothing is granted by hand.
+ */
+export class KirokuStack extends Stack {
+  readonly api: apigwv2.HttpApi;
+  readonly tables: Readonly<Record<TableKey, dynamodb.Table>>;
+  readonly bucket: s3.Bucket;
+  /** Every function of the stack, by its handler name (`functions/<name>.ts`). */
+  readonly functions = new Map<string, ApiFunction>();
+  private readonly bindings: Readonly<Record<ResourceKey, Binding>>;
+  private readonly functionDefaults: Partial<ApiFunctionProps>;
+
+  constructor(scope: Construct, id: string, props: KirokuStackProps = {}) {
+    super(scope, id, props);
+    const settings = deploySettings(props.settings ?? {});
+    this.functionDefaults = { environment: { ...settings.environment }, extraFiles: settings.extraFiles };
+
+    this.tables = mapTables((_key, def) => this.createTable(def));
+    this.bucket = new s3.Bucket(this, 'Binaries', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: false,
+      // Abandoned chunked uploads (CONTRACT section 6) must not keep their parts forever.
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.bindings = {
+      ...mapTables((key, def) => tableBinding(this.tables[key], def.envVar)),
+      bucket: bucketBinding(this.bucket, 'KIROKU_BUCKET'),
+    };
+
+    this.api = new apigwv2.HttpApi(this, 'Api', {
+      apiName: this.stackName,
+      description: 'Kiroku Web API',
+      defaultIntegration: this.integration(this.createFunction(fallbackHandler, {})),
+    });
+    for (const route of routes) {
+      this.api.addRoutes({
+        path: route.path,
+        methods: [apigwv2.HttpMethod[route.method]],
+        integration: this.integration(this.createFunction(route.handler, route)),
+      });
+    }
+    const subscriptions: readonly StreamSubscription[] = streamSubscriptions;
+    for (const subscription of subscriptions) {
+      const fn = this.createFunction(subscription.handler, subscription);
+      fn.addEventSource(
+        new DynamoEventSource(this.tables[subscription.table], {
+          startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+          batchSize: 100,
+          retryAttempts: 3,
+          bisectBatchOnError: true,
+        }),
+      );
+    }
+    const adminSecret = this.bootstrapAdministrator();
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
+    new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
+    new CfnOutput(this, 'AdministratorSecretArn', { value: adminSecret.secretArn });
+    for (const key of tableKeys) {
+      new CfnOutput(this, `${tables[key].id}TableName`, { value: this.tables[key].tableName });
+    }
+  }
+
+  private createTable(def: TableDefinition): dynamodb.Table {
+    return new dynamodb.Table(this, def.id, {
+      partitionKey: { name: def.partitionKey, type: dynamodb.AttributeType.STRING },
+      ...(def.sortKey && { sortKey: { name: def.sortKey, type: dynamodb.AttributeType.STRING } }),
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      ...(def.ttlAttribute && { timeToLiveAttribute: def.ttlAttribute }),
+      ...(def.stream && { stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES }),
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  /** A function for `functions/<handler>.ts`, bound to exactly the resources `needs` lists. */
+  private createFunction(handler: string, needs: Needs, props: Partial<ApiFunctionProps> = {}): ApiFunction {
+    const fn = new ApiFunction(this, `${pascalCase(handler)}Function`, {
+      ...this.functionDefaults,
+      ...props,
+      environment: { ...this.functionDefaults.environment, ...props.environment },
+      entry: entryOf(handler),
+    });
+    for (const [key, access] of accessList(needs)) bind(fn, this.bindings[key], access);
+    this.functions.set(handler, fn);
+    return fn;
+  }
+
+  private integration(fn: lambda.IFunction): HttpLambdaIntegration {
+    return new HttpLambdaIntegration(`${fn.node.id}Integration`, fn, {
+      payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0,
+    });
+  }
+
+  /**
+   * CONTRACT section 7's first start, in AWS: after the tables exist, a trigger runs
+   * functions/bootstrap-trigger.ts, which creates tenant 1 and `Administrator` and keeps the
+   * credentials in a secret (LoginId and a generated Password to start with; the trigger adds the key).
+   */
+  private bootstrapAdministrator(): secretsmanager.Secret {
+    const secret = new secretsmanager.Secret(this, 'AdministratorCredentials', {
+      description: 'Kiroku: login id, password and API key of the first administrator',
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ LoginId: 'Administrator' }),
+        generateStringKey: 'Password',
+        passwordLength: 32,
+        excludePunctuation: true,
+      },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const fn = this.createFunction(
+      'bootstrap-trigger',
+      { tables: { accounts: 'write' } },
+      { environment: { KIROKU_ADMIN_SECRET_ARN: secret.secretArn }, timeout: Duration.minutes(1) },
+    );
+    secret.grantRead(fn);
+    secret.grantWrite(fn);
+    new triggers.Trigger(this, 'BootstrapTrigger', {
+      handler: fn,
+      executeAfter: Object.values(this.tables),
+      timeout: Duration.minutes(2),
+    });
+    return secret;
+  }
+}
+
+/** The (resource, access) pairs a function is granted. Binary upload adds `bucket` here in one line. */
+function accessList(needs: Needs): [ResourceKey, Access][] {
+  return Object.entries(needs.tables ?? {}) as [TableKey, Access][];
+}
+
+function mapTables<T>(fn: (key: TableKey, def: TableDefinition) => T): Record<TableKey, T> {
+  return Object.fromEntries(tableKeys.map((key) => [key, fn(key, tables[key])])) as Record<TableKey, T>;
+}
+
+function pascalCase(name: string): string {
+  return name.replace(/(^|-)([a-z0-9])/g, (_match, _dash, letter: string) => letter.toUpperCase());
+}

@@ -1,0 +1,331 @@
+import type { CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApiFunction } from '../../infra/api-function';
+import { KirokuStack } from '../../infra/kiroku-stack';
+import { fallbackHandler, routes } from '../../lib/routes';
+import { type TableDefinition, type TableKey, tables } from '../../lib/storage/tables';
+import { streamSubscriptions } from '../../lib/streams';
+import { appWithProjectContext, SYNTH_TIMEOUT_MS } from './synth';
+
+interface Statement {
+  readonly Effect: string;
+  readonly Action: string | string[];
+  readonly Resource: unknown;
+}
+interface Resource {
+  readonly Type: string;
+  readonly Properties: Record<string, unknown>;
+  readonly DependsOn?: string[];
+}
+
+const tableKeys = Object.keys(tables) as TableKey[];
+const WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
+
+let stack: KirokuStack;
+let template: Template;
+let resources: Record<string, Resource>;
+
+beforeAll(() => {
+  stack = new KirokuStack(appWithProjectContext(), 'KirokuStack');
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources;
+}, SYNTH_TIMEOUT_MS);
+
+const logicalId = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+
+function fn(handler: string): ApiFunction {
+  const found = stack.functions.get(handler);
+  if (!found) throw new Error(`no function for ${handler}`);
+  return found;
+}
+
+function functionResource(handler: string): Resource {
+  const resource = resources[logicalId(fn(handler))];
+  if (!resource) throw new Error(`no resource for ${handler}`);
+  return resource;
+}
+
+function environmentOf(handler: string): Record<string, unknown> {
+  const environment = functionResource(handler).Properties.Environment as {
+    Variables: Record<string, unknown>;
+  };
+  return environment.Variables;
+}
+
+/** Every statement of the policies attached to the function's role. */
+function statementsOf(handler: string): Statement[] {
+  const role = { Ref: logicalId(fn(handler).role as IConstruct) };
+  return Object.values(resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy')
+    .filter((r) =>
+      (r.Properties.Roles as unknown[]).some((ref) => JSON.stringify(ref) === JSON.stringify(role)),
+    )
+    .flatMap((r) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+/** The tables a statement's resources point at. */
+function tablesIn(statement: Statement): TableKey[] {
+  const text = JSON.stringify(statement.Resource);
+  return tableKeys.filter((key) => text.includes(`"${logicalId(stack.tables[key])}"`));
+}
+
+/** The one resource of a type, with its logical id. */
+function single(type: string): [string, Resource] {
+  const found = Object.entries(resources).filter(([, r]) => r.Type === type);
+  if (found.length !== 1 || !found[0]) throw new Error(`expected one ${type}, found ${found.length}`);
+  return found[0];
+}
+
+const actionsOf = (statement: Statement) => [statement.Action].flat();
+
+describe('KirokuStack', () => {
+  describe('functions', () => {
+    it('has one function per route, the fallback, each stream handler, the bootstrap and its provider', () => {
+      const triggerFunctions = 2; // bootstrap-trigger, plus the trigger's custom-resource provider
+      template.resourceCountIs(
+        'AWS::Lambda::Function',
+        routes.length + 1 + streamSubscriptions.length + triggerFunctions,
+      );
+    });
+
+    it.each([...routes.map((r) => r.handler), fallbackHandler])(
+      'runs %s on nodejs24.x and arm64',
+      (handler) => {
+        expect(functionResource(handler).Properties).toMatchObject({
+          Runtime: 'nodejs24.x',
+          Architectures: ['arm64'],
+          Handler: 'index.handler',
+          MemorySize: 1024,
+          Timeout: 29,
+          LoggingConfig: { LogGroup: expect.anything() },
+        });
+        expect(environmentOf(handler)).toMatchObject({ NODE_OPTIONS: '--enable-source-maps' });
+      },
+    );
+
+    it('gives each function a log group with a retention', () => {
+      for (const handler of stack.functions.keys()) {
+        const logGroup = (functionResource(handler).Properties.LoggingConfig as { LogGroup: { Ref: string } })
+          .LogGroup;
+        expect(resources[logGroup.Ref]?.Properties.RetentionInDays).toBe(30);
+      }
+    });
+
+    it('subscribes each stream handler to its table', () => {
+      template.resourceCountIs('AWS::Lambda::EventSourceMapping', streamSubscriptions.length);
+      for (const { table, handler } of streamSubscriptions) {
+        template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+          FunctionName: { Ref: logicalId(fn(handler)) },
+          EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.tables[table]), 'StreamArn'] },
+          StartingPosition: 'TRIM_HORIZON',
+          BatchSize: 100,
+          MaximumRetryAttempts: 3,
+          BisectBatchOnFunctionError: true,
+        });
+      }
+    });
+  });
+
+  describe('HTTP API', () => {
+    it('has exactly the route table and $default, with payload format 2.0', () => {
+      const routeKeys = Object.values(resources)
+        .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
+        .map((r) => r.Properties.RouteKey);
+      expect(routeKeys.sort()).toEqual([...routes.map((r) => `${r.method} ${r.path}`), '$default'].sort());
+      template.allResourcesProperties('AWS::ApiGatewayV2::Integration', {
+        IntegrationType: 'AWS_PROXY',
+        PayloadFormatVersion: '2.0',
+      });
+    });
+
+    it.each(routes)('sends $method $path to functions/$handler.ts', (route) => {
+      const integration = Object.entries(resources).find(
+        ([, r]) =>
+          r.Type === 'AWS::ApiGatewayV2::Integration' &&
+          JSON.stringify(r.Properties.IntegrationUri).includes(`"${logicalId(fn(route.handler))}"`),
+      );
+      expect(integration).toBeDefined();
+      template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+        RouteKey: `${route.method} ${route.path}`,
+        Target: { 'Fn::Join': ['', ['integrations/', { Ref: integration?.[0] }]] },
+      });
+    });
+  });
+
+  describe('tables', () => {
+    it.each(tableKeys)(
+      'creates %s on demand, with point-in-time recovery, TTL and stream as defined',
+      (key) => {
+        const def: TableDefinition = tables[key];
+        const table = resources[logicalId(stack.tables[key])];
+        expect(table).toMatchObject({
+          Type: 'AWS::DynamoDB::Table',
+          DeletionPolicy: 'Retain',
+          Properties: {
+            BillingMode: 'PAY_PER_REQUEST',
+            PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          },
+        });
+        if (def.ttlAttribute) {
+          expect(table?.Properties.TimeToLiveSpecification).toEqual({
+            AttributeName: def.ttlAttribute,
+            Enabled: true,
+          });
+        } else {
+          expect(table?.Properties.TimeToLiveSpecification).toBeUndefined();
+        }
+        if (def.stream) {
+          expect(table?.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+        } else {
+          expect(table?.Properties.StreamSpecification).toBeUndefined();
+        }
+      },
+    );
+  });
+
+  describe('bucket', () => {
+    it('blocks public access, encrypts, and is retained', () => {
+      template.hasResource('AWS::S3::Bucket', {
+        DeletionPolicy: 'Retain',
+        Properties: Match.objectLike({
+          PublicAccessBlockConfiguration: {
+            BlockPublicAcls: true,
+            BlockPublicPolicy: true,
+            IgnorePublicAcls: true,
+            RestrictPublicBuckets: true,
+          },
+          BucketEncryption: {
+            ServerSideEncryptionConfiguration: [
+              { ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } },
+            ],
+          },
+          LifecycleConfiguration: {
+            Rules: [{ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }],
+          },
+        }),
+      });
+    });
+
+    it('refuses requests without TLS', () => {
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+          ]),
+        },
+      });
+    });
+  });
+
+  describe('IAM', () => {
+    it('never allows a wildcard action', () => {
+      const documents = Object.values(resources).flatMap((r) => {
+        if (r.Type === 'AWS::IAM::Policy') return [r.Properties.PolicyDocument];
+        if (r.Type === 'AWS::IAM::Role') {
+          return ((r.Properties.Policies ?? []) as { PolicyDocument: unknown }[]).map(
+            (p) => p.PolicyDocument,
+          );
+        }
+        return [];
+      }) as { Statement: Statement[] }[];
+      const actions = documents.flatMap((d) => d.Statement).flatMap(actionsOf);
+      expect(actions.length).toBeGreaterThan(0);
+      expect(actions.filter((action) => action === '*' || /^[\w-]+:\*$/.test(action))).toEqual([]);
+    });
+
+    it.each(routes)('grants $handler exactly the tables its route lists', (route) => {
+      const statements = statementsOf(route.handler);
+      const granted = new Set(statements.flatMap(tablesIn));
+      expect([...granted].sort()).toEqual(Object.keys(route.tables).sort());
+      for (const [key, access] of Object.entries(route.tables)) {
+        const actions = statements.filter((s) => tablesIn(s).includes(key as TableKey)).flatMap(actionsOf);
+        expect(actions).toContain('dynamodb:GetItem');
+        const writes = actions.filter((action) => WRITE_ACTIONS.includes(action));
+        expect(writes.sort()).toEqual(access === 'write' ? [...WRITE_ACTIONS].sort() : []);
+      }
+      const environment = environmentOf(route.handler);
+      for (const key of tableKeys) {
+        const envVar = tables[key].envVar;
+        if (key in route.tables) expect(environment[envVar]).toEqual({ Ref: logicalId(stack.tables[key]) });
+        else expect(environment).not.toHaveProperty(envVar);
+      }
+    });
+
+    it('gives functions that list no table no DynamoDB permission at all', () => {
+      const tableless = [...routes.filter((r) => Object.keys(r.tables).length === 0).map((r) => r.handler)];
+      for (const handler of [...tableless, fallbackHandler]) {
+        expect(
+          statementsOf(handler)
+            .flatMap(actionsOf)
+            .filter((a) => a.startsWith('dynamodb:')),
+        ).toEqual([]);
+      }
+    });
+
+    it('hands the bucket to no function yet', () => {
+      for (const handler of stack.functions.keys()) {
+        expect(environmentOf(handler)).not.toHaveProperty('KIROKU_BUCKET');
+        expect(
+          statementsOf(handler)
+            .flatMap(actionsOf)
+            .filter((a) => a.startsWith('s3:')),
+        ).toEqual([]);
+      }
+    });
+  });
+
+  describe('bootstrap', () => {
+    it('runs functions/bootstrap-trigger.ts after the tables exist', () => {
+      const [, trigger] = single('Custom::Trigger');
+      expect(trigger.DependsOn).toEqual(
+        expect.arrayContaining(tableKeys.map((k) => logicalId(stack.tables[k]))),
+      );
+      const version = resources[(trigger.Properties.HandlerArn as { Ref: string }).Ref];
+      expect(version).toMatchObject({
+        Type: 'AWS::Lambda::Version',
+        Properties: { FunctionName: { Ref: logicalId(fn('bootstrap-trigger')) } },
+      });
+    });
+
+    it('lets the trigger read and write the administrator secret and the accounts table', () => {
+      const [secret] = single('AWS::SecretsManager::Secret');
+      expect(environmentOf('bootstrap-trigger')).toMatchObject({
+        KIROKU_ADMIN_SECRET_ARN: { Ref: secret },
+        [tables.accounts.envVar]: { Ref: logicalId(stack.tables.accounts) },
+      });
+      const statements = statementsOf('bootstrap-trigger');
+      const onSecret = statements.filter(
+        (s) => JSON.stringify(s.Resource) === JSON.stringify({ Ref: secret }),
+      );
+      expect(onSecret.flatMap(actionsOf)).toEqual(
+        expect.arrayContaining(['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue']),
+      );
+      expect(new Set(statements.flatMap(tablesIn))).toEqual(new Set(['accounts']));
+    });
+  });
+
+  describe('outputs', () => {
+    it('exports the API URL, the bucket, the secret and every table name', () => {
+      const outputs = Object.keys(template.toJSON().Outputs);
+      expect(outputs).toEqual(
+        expect.arrayContaining([
+          'ApiUrl',
+          'BucketName',
+          'AdministratorSecretArn',
+          ...tableKeys.map((k) => `${tables[k].id}TableName`),
+        ]),
+      );
+    });
+  });
+});
