@@ -1,0 +1,157 @@
+import type { BundlesResult } from './bundles';
+import type { SessionsResult } from './sessions';
+import type { StartResult } from './start-time';
+
+/** The goals of the benchmark issue, each figure judged against its own, and the printed table. */
+
+export const goals = {
+  sessionsRatio: 0.8,
+  bundleKb: 600,
+  importMs: 80,
+  startMs: 10_000,
+} as const;
+
+export interface Verdict {
+  readonly measure: string;
+  readonly value: string;
+  readonly goal: string;
+  readonly pass: boolean;
+}
+
+export function sessionsVerdicts(result: SessionsResult): Verdict[] {
+  const { kiroku, bare } = result;
+  const errors = kiroku.errors + bare.errors;
+  return [
+    {
+      measure: 'Sessions set+get: Kiroku / bare SDK (pairs/s)',
+      value: `${result.ratio.toFixed(2)} (${kiroku.pairsPerSecond} / ${bare.pairsPerSecond})`,
+      goal: `>= ${goals.sessionsRatio}`,
+      pass: result.ratio >= goals.sessionsRatio && errors === 0,
+    },
+  ];
+}
+
+export function bundleVerdicts({ handlers }: BundlesResult): Verdict[] {
+  const largest = Math.max(...handlers.map((result) => result.sizeKb));
+  const slowest = Math.max(...handlers.map((result) => result.importMs));
+  const over = (count: number) => `${count} of ${handlers.length} over`;
+  const tooLarge = handlers.filter((result) => result.sizeKb >= goals.bundleKb).length;
+  const tooSlow = handlers.filter((result) => result.importMs >= goals.importMs).length;
+  return [
+    {
+      measure: 'Largest handler bundle',
+      value: `${largest.toFixed(1)} KB (${over(tooLarge)})`,
+      goal: `< ${goals.bundleKb} KB`,
+      pass: largest < goals.bundleKb,
+    },
+    {
+      measure: 'Slowest handler import, fresh Node minus bare',
+      value: `${slowest.toFixed(1)} ms (${over(tooSlow)})`,
+      goal: `< ${goals.importMs} ms`,
+      pass: slowest < goals.importMs,
+    },
+  ];
+}
+
+export function startVerdicts(result: StartResult): Verdict[] {
+  return [
+    {
+      measure: `npm start to listening, existing data (median of ${result.warm.length})`,
+      value: `${(result.warmMedianMs / 1000).toFixed(2)} s`,
+      goal: `< ${goals.startMs / 1000} s`,
+      pass: result.warmMedianMs < goals.startMs,
+    },
+    {
+      measure: 'npm start stops on SIGTERM, no JVM left',
+      value: result.cleanStops ? 'yes' : 'no',
+      goal: 'yes',
+      pass: result.cleanStops,
+    },
+  ];
+}
+
+export function printSessions(result: SessionsResult): void {
+  const seconds = result.durationMs / 1000;
+  console.log(
+    `\nSessions set+get, ${result.concurrency} workers, ${seconds} s each after ${result.warmupMs / 1000} s warm-up, ` +
+      `alternating in ${result.rounds} slices; gateway in a ${result.gateway}`,
+  );
+  printTable(
+    ['', 'pairs/s', 'p50 ms', 'p99 ms', 'errors', 'CPU ms per pair'],
+    (['kiroku', 'bare'] as const).map((name) => {
+      const run = result[name];
+      const cpu = Object.entries(run.cpuMsPerPair).map(([process, ms]) => `${process} ${ms.toFixed(2)}`);
+      const total = Object.values(run.cpuMsPerPair).reduce((sum, ms) => sum + ms, 0);
+      cpu.push(`total ${total.toFixed(2)}`);
+      return [
+        name,
+        run.pairsPerSecond.toFixed(1),
+        run.p50Ms.toFixed(1),
+        run.p99Ms.toFixed(1),
+        run.errors,
+        cpu.join(', '),
+      ];
+    }),
+  );
+  for (const name of ['kiroku', 'bare'] as const) {
+    const error = result[name].firstError;
+    if (error) console.log(`  ${name}: first error: ${error}`);
+  }
+}
+
+export function printBundles({ handlers, bareNodeMs, runs }: BundlesResult): void {
+  console.log(
+    `\nHandler bundles (the CDK app's esbuild settings); import = wall time of a fresh Node importing the bundle ` +
+      `minus a bare \`node -e ''\` (${bareNodeMs.toFixed(1)} ms), medians of ${runs}; deployed functions run with source maps on`,
+  );
+  printTable(
+    ['handler', 'size KB', 'import ms', 'with source maps', 'largest inputs'],
+    handlers.map((result) => [
+      result.handler,
+      mark(result.sizeKb, result.sizeKb < goals.bundleKb),
+      mark(result.importMs, result.importMs < goals.importMs),
+      result.importWithSourceMapsMs.toFixed(1),
+      result.largestInputs.map((input) => `${input.name} ${input.kb}`).join(', '),
+    ]),
+  );
+}
+
+export function printStart(result: StartResult): void {
+  console.log('\nnpm start, spawn to "Kiroku is listening"');
+  const rows = [
+    ['first (empty data dir)', result.cold] as const,
+    ...result.warm.map((run, index) => [`existing data #${index + 1}`, run] as const),
+  ];
+  printTable(
+    ['start', 'listening s', 'stop s', 'exit code', 'JVM left'],
+    rows.map(([name, run]) => [
+      name,
+      (run.listeningMs / 1000).toFixed(2),
+      (run.stopMs / 1000).toFixed(2),
+      String(run.exitCode),
+      run.javaLeft ? 'yes' : 'no',
+    ]),
+  );
+}
+
+export function printVerdicts(verdicts: readonly Verdict[]): void {
+  console.log('\nGoals');
+  printTable(
+    ['measure', 'value', 'goal', ''],
+    verdicts.map((verdict) => [verdict.measure, verdict.value, verdict.goal, verdict.pass ? 'PASS' : 'FAIL']),
+  );
+}
+
+function mark(value: number, pass: boolean): string {
+  return `${value.toFixed(1)}${pass ? '  ' : ' ✗'}`;
+}
+
+function printTable(header: readonly string[], rows: readonly (readonly (string | number)[])[]): void {
+  const cells = [header, ...rows].map((row) => row.map(String));
+  const widths = header.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
+  const line = (row: readonly string[]) =>
+    `  ${row.map((cell, column) => (column > 0 && /^-?[\d.]+( ✗| {2})?$/.test(cell) ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0))).join('  ')}`.trimEnd();
+  console.log(line(cells[0] ?? []));
+  console.log(`  ${widths.map((width) => '-'.repeat(width)).join('  ')}`);
+  for (const row of cells.slice(1)) console.log(line(row));
+}

@@ -1,0 +1,98 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BundlesResult, benchBundles } from './bundles';
+import { projectRoot } from './children';
+import * as report from './report';
+import { benchSessions, type SessionsResult } from './sessions';
+import { benchStart, type StartResult } from './start-time';
+
+/**
+ * `npm run bench`: the three measurements of the performance issue in one run, printed as tables and
+ * written to bench/results/latest.json. A missed goal is a result, not a failure: the exit code is
+ * non-zero only when a measurement could not be made.
+ */
+
+const SESSIONS = { concurrency: 8, warmupMs: 2_000, durationMs: 10_000, rounds: 4 };
+const IMPORT_RUNS = 7;
+const WARM_STARTS = 3;
+
+// npm start is measured as a user runs it: none of this shell's Kiroku settings, nor the ones the
+// sessions phase sets in this process.
+const startEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.startsWith('KIROKU_')),
+);
+
+const failures: string[] = [];
+const verdicts: report.Verdict[] = [];
+const began = performance.now();
+
+async function phase<T>(name: string, run: () => Promise<T>): Promise<T | undefined> {
+  console.error(`[bench] ${name}…`);
+  const started = performance.now();
+  try {
+    const result = await run();
+    console.error(`[bench] ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return result;
+  } catch (error) {
+    console.error(`[bench] ${name} FAILED:`, error);
+    failures.push(`${name}: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+const machine = {
+  node: process.version,
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model,
+  loadAverageAtStart: loadavg().map((value) => Number(value.toFixed(2))),
+};
+
+const sessions: SessionsResult | undefined = await phase('sessions set+get', () => benchSessions(SESSIONS));
+
+for (const name of ['kiroku', 'bare'] as const) {
+  const run = sessions?.[name];
+  if (run?.errors) failures.push(`sessions ${name}: ${run.errors} failed pairs, first: ${run.firstError}`);
+}
+
+const bundleDir = await mkdtemp(join(tmpdir(), 'kiroku-bench-bundles-'));
+const bundles: BundlesResult | undefined = await phase('handler bundles', () =>
+  benchBundles({ outDir: bundleDir, runs: IMPORT_RUNS }),
+).finally(() => rm(bundleDir, { recursive: true, force: true }));
+
+const start: StartResult | undefined = await phase('npm start', () => benchStart(WARM_STARTS, startEnv));
+
+if (sessions) {
+  report.printSessions(sessions);
+  verdicts.push(...report.sessionsVerdicts(sessions));
+}
+if (bundles) {
+  report.printBundles(bundles);
+  verdicts.push(...report.bundleVerdicts(bundles));
+}
+if (start) {
+  report.printStart(start);
+  verdicts.push(...report.startVerdicts(start));
+}
+report.printVerdicts(verdicts);
+for (const failure of failures) console.log(`  could not measure: ${failure}`);
+
+const resultsDir = join(projectRoot, 'bench', 'results');
+await mkdir(resultsDir, { recursive: true });
+const file = join(resultsDir, 'latest.json');
+const results = {
+  generatedAt: new Date().toISOString(),
+  durationS: Math.round((performance.now() - began) / 1000),
+  machine,
+  goals: report.goals,
+  verdicts,
+  failures,
+  sessions,
+  bundles,
+  start,
+};
+await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nWritten to ${file} (${results.durationS} s)`);
+
+// Module-scope SDK clients keep sockets open: leave explicitly, children are killed on exit.
+process.exit(failures.length > 0 ? 1 : 0);
