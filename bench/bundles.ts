@@ -1,16 +1,16 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { BUNDLE_FILE, bundle as bundleHandler } from '../infra/bundling';
 import { fallbackHandler, routes } from '../lib/routes';
-import { nodeBinary, projectRoot } from './children';
+import { nodeBinary } from './children';
 import { median, round } from './stats';
 
 /**
- * Every HTTP handler bundled as the CDK app bundles it (infra/api-function.ts: ESM, minified, node24,
- * AWS SDK inside, the createRequire banner, an external source map), then imported in fresh Node
- * processes: the cold-start cost a Lambda pays before its first request, minus Node's own start.
+ * Every HTTP handler bundled by the CDK app's own esbuild step (infra/bundling.ts, the very function
+ * ApiFunction runs), then imported in fresh Node processes: the cold-start cost a Lambda pays before its
+ * first request, minus Node's own start.
  */
 
 export interface BundleResult {
@@ -84,24 +84,8 @@ async function bundle(
   handler: string,
   outDir: string,
 ): Promise<{ outfile: string; largestInputs: BundleResult['largestInputs'] }> {
-  const outfile = join(outDir, handler, 'index.mjs');
-  const result = await build({
-    absWorkingDir: projectRoot,
-    entryPoints: [resolve(projectRoot, 'functions', `${handler}.ts`)],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    mainFields: ['module', 'main'],
-    minify: true,
-    sourcemap: true,
-    sourcesContent: false,
-    logLevel: 'warning',
-    external: [],
-    banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
-    metafile: true,
-  });
+  const outdir = join(outDir, handler);
+  const result = await bundleHandler({ entry: join('functions', `${handler}.ts`), outdir });
   const output = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith('.mjs'));
   const inputs = output?.[1].inputs ?? {};
   const byPackage = new Map<string, number>();
@@ -113,7 +97,7 @@ async function bundle(
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3)
     .map(([name, bytes]) => ({ name, kb: round(bytes / 1024) }));
-  return { outfile, largestInputs };
+  return { outfile: join(outdir, BUNDLE_FILE), largestInputs };
 }
 
 /** Milliseconds from spawn to exit of a fresh Node process; a failure (non-zero exit) throws. */

@@ -1,14 +1,12 @@
+import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, type ILocalBundling, RemovalPolicy } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { projectRoot } from './bundling';
 
-/** The project root, so that synth does not depend on the directory it is started from. */
-const projectRoot = resolve(import.meta.dirname, '..');
-
-export interface ApiFunctionProps extends Omit<nodejs.NodejsFunctionProps, 'entry'> {
+export interface ApiFunctionProps extends Omit<lambda.FunctionProps, 'code' | 'handler' | 'runtime'> {
   /** Path of the handler module, relative to the project root; its export `handler` is the entry point. */
   readonly entry: string;
   /** Files copied into the bundle (the deploy's settings file): name in the bundle → source path. */
@@ -16,13 +14,13 @@ export interface ApiFunctionProps extends Omit<nodejs.NodejsFunctionProps, 'entr
 }
 
 /**
- * A Kiroku Lambda function with the project's defaults: Node 24 on ARM64, an ESM bundle built by the
- * local esbuild (never Docker) with the AWS SDK inside (we pin its version), source maps on, and a log
- * group of its own with a retention. Caller props override the defaults; `environment` is merged.
+ * A Kiroku Lambda function with the project's defaults: Node 24 on ARM64, the ESM bundle of
+ * infra/bundling.ts (built by the local esbuild, never Docker, with the AWS SDK inside), source maps on,
+ * and a log group of its own with a retention. Caller props override the defaults; `environment` is merged.
  */
-export class ApiFunction extends nodejs.NodejsFunction {
+export class ApiFunction extends lambda.Function {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
-    const { entry, extraFiles = {}, environment, bundling, ...rest } = props;
+    const { entry, extraFiles = {}, environment, ...rest } = props;
     const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
       retention: logs.RetentionDays.ONE_MONTH,
       // Logs go with the stack; the data (tables, bucket, secret) is what the stack retains.
@@ -35,26 +33,19 @@ export class ApiFunction extends nodejs.NodejsFunction {
       // API Gateway gives up after 30 s; the function must answer (or fail) before that.
       timeout: Duration.seconds(29),
       logGroup,
-      projectRoot,
-      depsLockFilePath: resolve(projectRoot, 'package-lock.json'),
       ...rest,
-      entry: resolve(projectRoot, entry),
-      bundling: {
-        format: nodejs.OutputFormat.ESM,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        logLevel: nodejs.LogLevel.WARNING,
-        bundleAwsSDK: true,
-        externalModules: [],
-        forceDockerBundling: false,
-        // CommonJS dependencies inside an ESM bundle still call require().
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        commandHooks: copyAfterBundling(extraFiles),
-        ...bundling,
-      },
+      // infra/bundling.ts writes index.mjs; Lambda calls its export `handler`.
+      handler: 'index.handler',
+      // The project root is only the asset's nominal source: with OUTPUT hashing CDK fingerprints the
+      // bundle, never the tree (node_modules included), as NodejsFunction does.
+      code: lambda.Code.fromAsset(projectRoot, {
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: {
+          // Required by the type, never pulled: the local bundler always succeeds or throws.
+          image: DockerImage.fromRegistry('scratch'),
+          local: new LocalEsbuild(entry, extraFiles),
+        },
+      }),
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'kiroku',
@@ -64,15 +55,30 @@ export class ApiFunction extends nodejs.NodejsFunction {
   }
 }
 
-function copyAfterBundling(files: Readonly<Record<string, string>>): nodejs.ICommandHooks {
-  return {
-    beforeBundling: () => [],
-    beforeInstall: () => [],
-    afterBundling: (_inputDir, outputDir) =>
-      Object.entries(files).map(([name, source]) => `cp ${quote(source)} ${quote(`${outputDir}/${name}`)}`),
-  };
-}
+const CLI = resolve(import.meta.dirname, 'bundle-cli.ts');
 
-function quote(path: string): string {
-  return `'${path.replaceAll("'", "'\\''")}'`;
+/**
+ * Runs infra/bundle-cli.ts with this Node. Its fields are public on purpose: CDK keys its asset cache on
+ * the JSON of the bundling options, so two functions must not have equal ones.
+ */
+class LocalEsbuild implements ILocalBundling {
+  constructor(
+    readonly entry: string,
+    readonly extraFiles: Readonly<Record<string, string>>,
+  ) {}
+
+  tryBundle(outputDir: string): boolean {
+    const files = Object.entries(this.extraFiles).map(([name, source]) => `${name}=${resolve(source)}`);
+    const run = spawnSync(process.execPath, ['--import', 'tsx', CLI, this.entry, outputDir, ...files], {
+      cwd: projectRoot,
+      encoding: 'utf8',
+      stdio: ['ignore', 'inherit', 'pipe'],
+    });
+    if (run.stderr) process.stderr.write(run.stderr);
+    if (run.status !== 0) {
+      const reason = run.error?.message ?? (run.signal ? `signal ${run.signal}` : `exit code ${run.status}`);
+      throw new Error(`bundling ${this.entry} failed (${reason}): ${run.stderr}`);
+    }
+    return true;
+  }
 }

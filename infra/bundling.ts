@@ -1,0 +1,105 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
+import { join, resolve } from 'node:path';
+import { type BuildOptions, type BuildResult, build, type Plugin } from 'esbuild';
+
+/**
+ * The one esbuild step of Kiroku: the CDK app (infra/api-function.ts, through infra/bundle-cli.ts) and the
+ * benchmark (bench/bundles.ts) both call `bundle`, so what is measured is what is deployed. It uses
+ * esbuild's async API because NodejsFunction cannot take plugins and plugins need the async API.
+ */
+
+/** The project root, so that bundling does not depend on the directory it is started from. */
+export const projectRoot = resolve(import.meta.dirname, '..');
+
+/** The file Lambda loads: `index.handler` names its export `handler`. */
+export const BUNDLE_FILE = 'index.mjs';
+
+/**
+ * zod's entries do `export * as locales from '../locales/index.js'`, which esbuild cannot tree-shake:
+ * every language (~250 KB) would land in each bundle. Only English is used (zod configures it itself, in
+ * classic/external.js), so the index is replaced by one that re-exports English alone.
+ */
+export const englishOnlyZodLocales: Plugin = {
+  name: 'english-only-zod-locales',
+  setup(pluginBuild) {
+    const namespace = 'english-only-zod-locales';
+    pluginBuild.onResolve({ filter: /[\\/]locales[\\/]index\.js$/ }, ({ path, importer }) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(importer) ? { path, namespace } : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: projectRoot,
+      loader: 'js',
+    }));
+  },
+};
+
+const builtins = new Set(builtinModules.map((name) => name.replace(/^node:/, '')));
+
+/**
+ * In ESM output esbuild turns a dependency's `import … from 'node:http'` into a static import, and Node
+ * then builds the builtin's ESM namespace at load, running its lazy getters (`http.WebSocket` loads
+ * undici: ~20 ms of cold start). Each builtin becomes a CommonJS module that `require`s it, through the
+ * banner's createRequire; esbuild's __toESM interop keeps default and named imports working.
+ */
+export const builtinsThroughRequire: Plugin = {
+  name: 'builtins-through-require',
+  setup(pluginBuild) {
+    const namespace = 'builtins-through-require';
+    pluginBuild.onResolve({ filter: /^[a-z_:/]+$/ }, ({ path, namespace: from }) => {
+      const name = path.replace(/^node:/, '');
+      // The require() inside our own module must stay external, or it would resolve to itself.
+      return from !== namespace && builtins.has(name) ? { path: name, namespace } : undefined;
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace }, ({ path }) => ({
+      contents: `module.exports = require(${JSON.stringify(`node:${path}`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** The build of one handler module (path relative to the project root) into `outdir`/index.mjs. */
+export function bundleOptions(entry: string, outdir: string): BuildOptions & { metafile: true } {
+  return {
+    absWorkingDir: projectRoot,
+    entryPoints: [resolve(projectRoot, entry)],
+    outfile: join(resolve(outdir), BUNDLE_FILE),
+    bundle: true,
+    // Everything inside, the AWS SDK too: we pin its version rather than take the runtime's.
+    external: [],
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    mainFields: ['module', 'main'],
+    minify: true,
+    // A linked map next to the bundle, for NODE_OPTIONS=--enable-source-maps; the sources stay out of it.
+    sourcemap: 'linked',
+    sourcesContent: false,
+    logLevel: 'warning',
+    // CommonJS dependencies (and the builtins above) still call require() inside an ESM bundle.
+    banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+    metafile: true,
+    plugins: [englishOnlyZodLocales, builtinsThroughRequire],
+  };
+}
+
+export interface BundleRequest {
+  /** The handler module, relative to the project root. */
+  readonly entry: string;
+  readonly outdir: string;
+  /** Files copied next to the bundle (the deploy's settings file): name in the bundle → source path. */
+  readonly extraFiles?: Readonly<Record<string, string>>;
+}
+
+/** Bundles one handler and copies its extra files; the result carries the metafile. */
+export async function bundle({
+  entry,
+  outdir,
+  extraFiles = {},
+}: BundleRequest): Promise<BuildResult<{ metafile: true }>> {
+  const result = await build(bundleOptions(entry, outdir));
+  await mkdir(outdir, { recursive: true });
+  for (const [name, source] of Object.entries(extraFiles)) await copyFile(source, join(outdir, name));
+  return result;
+}
