@@ -23,7 +23,7 @@ export function sessionsVerdicts(result: SessionsResult): Verdict[] {
   const errors = kiroku.errors + bare.errors;
   return [
     {
-      measure: 'Sessions set+get: Kiroku / bare SDK (pairs/s)',
+      measure: `Sessions set+get, ${result.concurrency} workers: Kiroku / bare SDK (pairs/s)`,
       value: `${result.ratio.toFixed(2)} (${kiroku.pairsPerSecond} / ${bare.pairsPerSecond})`,
       goal: `>= ${goals.sessionsRatio}`,
       pass: result.ratio >= goals.sessionsRatio && errors === 0,

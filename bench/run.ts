@@ -13,7 +13,14 @@ import { benchStart, type StartResult } from './start-time';
  * non-zero only when a measurement could not be made.
  */
 
-const SESSIONS = { concurrency: 8, warmupMs: 2_000, durationMs: 10_000, rounds: 4 };
+// Two loads: one client at a time (latency-bound: what the HTTP hop and the stack add to each call) and
+// eight at once (CPU-bound on two cores, where the client, the gateway and the JVM share the machine).
+const SESSIONS = [1, 8].map((concurrency) => ({
+  concurrency,
+  warmupMs: 2_000,
+  durationMs: 10_000,
+  rounds: 4,
+}));
 const IMPORT_RUNS = 7;
 const WARM_STARTS = 3;
 
@@ -48,11 +55,17 @@ const machine = {
   loadAverageAtStart: loadavg().map((value) => Number(value.toFixed(2))),
 };
 
-const sessions: SessionsResult | undefined = await phase('sessions set+get', () => benchSessions(SESSIONS));
-
-for (const name of ['kiroku', 'bare'] as const) {
-  const run = sessions?.[name];
-  if (run?.errors) failures.push(`sessions ${name}: ${run.errors} failed pairs, first: ${run.firstError}`);
+const sessions: SessionsResult[] = [];
+for (const options of SESSIONS) {
+  const result = await phase(`sessions set+get, ${options.concurrency} workers`, () =>
+    benchSessions(options),
+  );
+  if (!result) continue;
+  sessions.push(result);
+  for (const name of ['kiroku', 'bare'] as const) {
+    const run = result[name];
+    if (run.errors) failures.push(`sessions ${name}: ${run.errors} failed pairs, first: ${run.firstError}`);
+  }
 }
 
 const bundleDir = await mkdtemp(join(tmpdir(), 'kiroku-bench-bundles-'));
@@ -62,9 +75,9 @@ const bundles: BundlesResult | undefined = await phase('handler bundles', () =>
 
 const start: StartResult | undefined = await phase('npm start', () => benchStart(WARM_STARTS, startEnv));
 
-if (sessions) {
-  report.printSessions(sessions);
-  verdicts.push(...report.sessionsVerdicts(sessions));
+for (const result of sessions) {
+  report.printSessions(result);
+  verdicts.push(...report.sessionsVerdicts(result));
 }
 if (bundles) {
   report.printBundles(bundles);
