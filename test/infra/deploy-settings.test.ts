@@ -1,17 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deploySettings, settingOverrides } from '../../infra/deploy-settings';
 import { KirokuStack } from '../../infra/kiroku-stack';
 import { SettingsError } from '../../lib/config/settings';
+import { parametersFile } from '../fixtures/parameters-file';
 import { appWithProjectContext } from './synth';
-
-function settingsFile(text: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'kiroku-settings-')), 'parameters.json');
-  writeFileSync(file, text);
-  return file;
-}
 
 describe('deploySettings', () => {
   it('hands the functions nothing when the deploy names no settings', () => {
@@ -19,7 +11,7 @@ describe('deploySettings', () => {
   });
 
   it('forwards overrides and bundles the settings file, pointing KIROKU_PARAMETERS at its copy', () => {
-    const file = settingsFile('{"Session": {"RetentionPeriod": 60}}');
+    const file = parametersFile('{"Session": {"RetentionPeriod": 60}}');
     const overrides = { KIROKU_PARAM_Service_Name: 'Records' };
     expect(deploySettings({ parametersFile: file, overrides })).toEqual({
       environment: { KIROKU_PARAM_Service_Name: 'Records', KIROKU_PARAMETERS: '/var/task/parameters.json' },
@@ -33,9 +25,12 @@ describe('deploySettings', () => {
     ['a bad file', { text: '{"Api": {"LimitPerSite": "many"}}' }, {}, /Api\.LimitPerSite/],
     ['a file that is not JSON', { text: '{' }, {}, /KIROKU_PARAMETERS/],
   ])('fails with the setting named for %s', (_case, file: { text?: string }, overrides, message) => {
-    const parametersFile = file.text === undefined ? undefined : settingsFile(file.text);
-    expect(() => deploySettings({ parametersFile, overrides })).toThrow(message);
-    expect(() => deploySettings({ parametersFile, overrides })).toThrow(SettingsError);
+    const input = {
+      parametersFile: file.text === undefined ? undefined : parametersFile(file.text),
+      overrides,
+    };
+    expect(() => deploySettings(input)).toThrow(message);
+    expect(() => deploySettings(input)).toThrow(SettingsError);
   });
 
   it('stops the stack before anything is bundled', () => {

@@ -1,14 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../lib/config/settings';
-
-function parametersFile(content: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'kiroku-settings-')), 'parameters.json');
-  writeFileSync(file, content);
-  return file;
-}
+import { parametersFile } from '../fixtures/parameters-file';
 
 describe('settings', () => {
   describe('loadSettings', () => {
