@@ -104,7 +104,7 @@ export class KirokuStack extends Stack {
   }
 
   private createTable(def: TableDefinition): dynamodb.Table {
-    return new dynamodb.Table(this, def.id, {
+    const table = new dynamodb.Table(this, def.id, {
       partitionKey: { name: def.partitionKey, type: dynamodb.AttributeType.STRING },
       ...(def.sortKey && { sortKey: { name: def.sortKey, type: dynamodb.AttributeType.STRING } }),
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
@@ -113,6 +113,18 @@ export class KirokuStack extends Stack {
       ...(def.stream && { stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES }),
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    for (const index of def.globalIndexes ?? []) {
+      const projection = index.projection ?? 'ALL';
+      table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+        ...(typeof projection === 'string'
+          ? { projectionType: dynamodb.ProjectionType[projection] }
+          : { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...projection.include] }),
+      });
+    }
+    return table;
   }
 
   /** A function for `functions/<handler>.ts`, bound to exactly the resources `needs` lists. */

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import * as accounts from './accounts/schemas';
 import { apiKeyResultSchema, apiResultSchema, pagedSchema } from './http/schemas';
+import * as items from './items/schemas';
 import * as sessions from './sessions/schemas';
+import type { TableKey } from './storage/tables';
 
 /**
  * The one route table: the CDK app creates one Lambda function and one HTTP API route per entry, the local
@@ -17,7 +19,7 @@ export interface Route {
   readonly path: string;
   readonly handler: string;
   /** The tables the function may touch, and how: CDK grants exactly this. */
-  readonly tables: Readonly<Partial<Record<'sessions' | 'accounts', TableAccess>>>;
+  readonly tables: Readonly<Partial<Record<TableKey, TableAccess>>>;
   /** One line for the OpenAPI document. */
   readonly summary: string;
   /** The JSON body's schema (undefined: no body). */
@@ -28,6 +30,9 @@ export interface Route {
 
 const userPaged = pagedSchema(accounts.userSchema);
 const groupPaged = pagedSchema(accounts.groupSchema);
+// Every items route authenticates (accounts) and checks group-based permissions (accounts again).
+const itemsRead = { items: 'read', accounts: 'read' } as const;
+const itemsWrite = { items: 'write', accounts: 'read' } as const;
 
 export const routes = [
   {
@@ -153,6 +158,79 @@ export const routes = [
     handler: 'groups-delete',
     tables: { accounts: 'write' },
     summary: 'Delete a group (tenant managers)',
+    request: accounts.emptyRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/items/{id}/createsite',
+    handler: 'items-createsite',
+    tables: itemsWrite,
+    summary: 'Create a site under the folder {id} (0: top level, tenant managers only)',
+    request: items.siteCreateRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/items/{id}/getsite',
+    handler: 'items-getsite',
+    tables: itemsRead,
+    summary: 'Read a site (Read)',
+    request: accounts.emptyRequest,
+    response: items.siteResponse,
+  },
+  {
+    method: 'POST',
+    path: '/api/items/{id}/updatesite',
+    handler: 'items-updatesite',
+    tables: itemsWrite,
+    summary: 'Update or move a site (ManageSite; ManagePermission for its permissions)',
+    request: items.siteUpdateRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/items/{id}/deletesite',
+    handler: 'items-deletesite',
+    tables: itemsWrite,
+    summary: 'Delete a site with its subtree and all their records (ManageSite)',
+    request: accounts.emptyRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/items/{id}/create',
+    handler: 'items-create',
+    tables: itemsWrite,
+    summary: 'Create a record in the site {id} (Create)',
+    request: items.recordWriteRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/items/{id}/get',
+    handler: 'items-get',
+    // Writes: every read counts against the site's daily API limit.
+    tables: itemsWrite,
+    summary: 'Read a record, or a page of the records of the site {id} (Read)',
+    request: items.recordGetRequest,
+    response: items.recordPaged,
+  },
+  {
+    method: 'POST',
+    path: '/api/items/{id}/update',
+    handler: 'items-update',
+    tables: itemsWrite,
+    summary: 'Update a record (Update; a locked record only by its locker or a manager)',
+    request: items.recordWriteRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/items/{id}/delete',
+    handler: 'items-delete',
+    tables: itemsWrite,
+    summary: 'Delete a record (Delete)',
     request: accounts.emptyRequest,
     response: apiResultSchema,
   },

@@ -63,3 +63,15 @@ export class DuplicatedError extends ApiError {
     super(409, messages.duplicated(what), `duplicated ${what}`);
   }
 }
+
+export class LockedRecordError extends ApiError {
+  constructor(id: number, user: string, time: string) {
+    super(405, messages.lockedRecord(id, user, time), `record ${id} is locked`);
+  }
+}
+
+export class OverLimitApiError extends ApiError {
+  constructor(siteId: number, limit: number) {
+    super(429, messages.overLimitApi(siteId, limit), `site ${siteId} is over its daily API limit`);
+  }
+}

@@ -12,6 +12,10 @@ export const messages = {
   created: (title: string) => `" ${title} " has been created.`,
   updated: (title: string) => `" ${title} " has been updated.`,
   deleted: (title: string) => `" ${title} " has been deleted.`,
+  overLimitApi: (siteId: number, limit: number) =>
+    `The API limit (${limit} Requests/Day) that can be used on the site with ID ${siteId} has been exceeded.`,
+  lockedRecord: (id: number, user: string, time: string) =>
+    `Record ${id} has been locked by ${user} at ${time}.`,
   duplicated: (what: string) => `Cannot be updated because ${what} is duplicated.`,
   authenticated: 'You have been logged in.',
   signedOut: 'You have been logged out.',

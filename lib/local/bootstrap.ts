@@ -4,7 +4,9 @@ import {
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
+  type GlobalSecondaryIndex,
   type KeySchemaElement,
+  type Projection,
   ResourceInUseException,
   ResourceNotFoundException,
   type TableDescription,
@@ -12,12 +14,12 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { dynamoDbClientConfig } from '../storage/clients';
-import { type TableDefinition, type TableKey, tables } from '../storage/tables';
+import { type GlobalIndexDefinition, type TableDefinition, type TableKey, tables } from '../storage/tables';
 
 /**
  * Creates the tables of lib/storage/tables.ts in the local DynamoDB, as the CDK app does in AWS, and
  * points the handlers at them through each table's environment variable. Idempotent: with a persistent
- * data dir the tables already exist, and only what a newer definition adds (a stream, TTL) is applied.
+ * data dir the tables already exist, and only what a newer definition adds (a stream, an index, TTL) is applied.
  */
 
 export interface EnsureTablesOptions {
@@ -48,10 +50,11 @@ async function ensureTable(client: DynamoDBClient, name: string, definition: Tab
     // composed strings (`User_<key>`, `TENANT#1`), which is also what the CDK app declares.
     const keys: KeySchemaElement[] = [{ AttributeName: definition.partitionKey, KeyType: 'HASH' }];
     if (definition.sortKey) keys.push({ AttributeName: definition.sortKey, KeyType: 'RANGE' });
-    const attributes: AttributeDefinition[] = keys.map((key) => ({
-      AttributeName: key.AttributeName,
-      AttributeType: 'S',
-    }));
+    const indexes = definition.globalIndexes ?? [];
+    const attributes = stringAttributes([
+      ...keys.map((key) => key.AttributeName as string),
+      ...indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+    ]);
     try {
       const created = await client.send(
         new CreateTableCommand({
@@ -59,6 +62,7 @@ async function ensureTable(client: DynamoDBClient, name: string, definition: Tab
           BillingMode: 'PAY_PER_REQUEST',
           KeySchema: keys,
           AttributeDefinitions: attributes,
+          ...(indexes.length > 0 && { GlobalSecondaryIndexes: indexes.map(globalIndex) }),
           ...(definition.stream && {
             StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
           }),
@@ -78,6 +82,7 @@ async function ensureTable(client: DynamoDBClient, name: string, definition: Tab
       }),
     );
   }
+  if (table) await addMissingIndexes(client, name, table, definition.globalIndexes ?? []);
   if (definition.ttlAttribute) {
     const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: name }));
     const status = ttl.TimeToLiveDescription?.TimeToLiveStatus;
@@ -90,6 +95,46 @@ async function ensureTable(client: DynamoDBClient, name: string, definition: Tab
       );
     }
   }
+}
+
+/** A newer definition's index on a table made before it: DynamoDB takes one new index per UpdateTable. */
+async function addMissingIndexes(
+  client: DynamoDBClient,
+  name: string,
+  table: TableDescription,
+  indexes: readonly GlobalIndexDefinition[],
+): Promise<void> {
+  const present = new Set((table.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of indexes.filter((index) => !present.has(index.name))) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: name,
+        AttributeDefinitions: stringAttributes([index.partitionKey, index.sortKey]),
+        GlobalSecondaryIndexUpdates: [{ Create: globalIndex(index) }],
+      }),
+    );
+  }
+}
+
+function globalIndex(index: GlobalIndexDefinition): GlobalSecondaryIndex {
+  return {
+    IndexName: index.name,
+    KeySchema: [
+      { AttributeName: index.partitionKey, KeyType: 'HASH' },
+      { AttributeName: index.sortKey, KeyType: 'RANGE' },
+    ],
+    Projection: projection(index),
+  };
+}
+
+function projection(index: GlobalIndexDefinition): Projection {
+  const { projection = 'ALL' } = index;
+  if (typeof projection === 'string') return { ProjectionType: projection };
+  return { ProjectionType: 'INCLUDE', NonKeyAttributes: [...projection.include] };
+}
+
+function stringAttributes(names: readonly string[]): AttributeDefinition[] {
+  return [...new Set(names)].map((name) => ({ AttributeName: name, AttributeType: 'S' }));
 }
 
 async function describe(client: DynamoDBClient, name: string): Promise<TableDescription | undefined> {

@@ -16,6 +16,16 @@ export interface TableDefinition {
   readonly ttlAttribute?: string;
   /** NEW_AND_OLD_IMAGES stream, for the stream handlers that later issues hang off it. */
   readonly stream?: boolean;
+  /** Global secondary indexes, for listings that must never Scan. Their key attributes are strings too. */
+  readonly globalIndexes?: readonly GlobalIndexDefinition[];
+}
+
+export interface GlobalIndexDefinition {
+  readonly name: string;
+  readonly partitionKey: string;
+  readonly sortKey: string;
+  /** 'ALL' (the default), 'KEYS_ONLY', or the non-key attributes to copy into the index. */
+  readonly projection?: 'ALL' | 'KEYS_ONLY' | { readonly include: readonly string[] };
 }
 
 export const tables = {
@@ -32,6 +42,48 @@ export const tables = {
     partitionKey: 'pk',
     sortKey: 'sk',
     ttlAttribute: 'ExpiresAt',
+  },
+  /**
+   * Sites and records (lib/items/keys.ts). No TTL: DynamoDB Local never expires items of a table with a GSI.
+   * The stream feeds the site-name index.
+   */
+  items: {
+    id: 'Items',
+    envVar: 'KIROKU_TABLE_ITEMS',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    stream: true,
+    globalIndexes: [
+      // The child sites of a site and the records of a site, in id order. Keys only: paging by Offset
+      // walks past index entries, which stay tiny this way, and record writes do not pay twice for
+      // their whole item; a page's items are then read from the table by key.
+      { name: 'Contents', partitionKey: 'ContainerKey', sortKey: 'OrderKey', projection: 'KEYS_ONLY' },
+      // Every site of a tenant, with what a site tree needs but not SiteSettings, which can be large.
+      {
+        name: 'TenantSites',
+        partitionKey: 'TenantSitesKey',
+        sortKey: 'OrderKey',
+        projection: {
+          include: [
+            'SiteId',
+            'TenantId',
+            'ParentId',
+            'ReferenceType',
+            'Title',
+            'SiteName',
+            'SiteGroupName',
+            'InheritPermission',
+            'Permissions',
+            'Creator',
+            'Updator',
+            'CreatedAt',
+            'UpdatedAt',
+            'Ver',
+            'Deleting',
+          ],
+        },
+      },
+    ],
   },
 } as const satisfies Record<string, TableDefinition>;
 

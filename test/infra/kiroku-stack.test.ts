@@ -190,6 +190,40 @@ describe('KirokuStack', () => {
     );
   });
 
+  describe('indexes', () => {
+    it.each(tableKeys)('gives %s exactly the global indexes it defines, with their projections', (key) => {
+      const def: TableDefinition = tables[key];
+      const table = resources[logicalId(stack.tables[key])];
+      const expected = (def.globalIndexes ?? []).map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection:
+          typeof index.projection === 'object'
+            ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.include] }
+            : { ProjectionType: index.projection ?? 'ALL' },
+      }));
+      expect(table?.Properties.GlobalSecondaryIndexes ?? []).toEqual(expected);
+    });
+
+    it('lists the Items sites of a tenant and the contents of a site without TTL', () => {
+      const table = resources[logicalId(stack.tables.items)];
+      const names = ((table?.Properties.GlobalSecondaryIndexes ?? []) as { IndexName: string }[]).map(
+        (i) => i.IndexName,
+      );
+      expect(names).toEqual(['Contents', 'TenantSites']);
+      expect(table?.Properties.TimeToLiveSpecification).toBeUndefined();
+    });
+
+    it('grants the items functions their indexes too', () => {
+      const statements = statementsOf('items-get');
+      const resourcesText = JSON.stringify(statements.map((s) => s.Resource));
+      expect(resourcesText).toContain('/index/*');
+    });
+  });
+
   describe('bucket', () => {
     it('blocks public access, encrypts, and is retained', () => {
       template.hasResource('AWS::S3::Bucket', {

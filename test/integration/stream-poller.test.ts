@@ -120,7 +120,9 @@ describe('lib/local/stream-poller', () => {
       const started = await recordingPoller();
       try {
         await put('expired', { ExpiresAt: { N: String(Math.floor(Date.now() / 1000) - 60) } });
-        await vi.waitFor(() => expect(started.records).toHaveLength(2), { timeout: 15_000, interval: 100 });
+        // DynamoDB Local's TTL job sweeps every TTL table of the shared test database in turn: under a full
+        // test run that takes far longer than the 1 s it takes alone.
+        await vi.waitFor(() => expect(started.records).toHaveLength(2), { timeout: 45_000, interval: 200 });
         expect(started.records[1]).toMatchObject({
           eventName: 'REMOVE',
           userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
@@ -129,7 +131,7 @@ describe('lib/local/stream-poller', () => {
       } finally {
         await started.poller.stop();
       }
-    });
+    }, 60_000);
 
     it('retries a batch whose handler throws, then delivers it', async () => {
       let failures = 0;

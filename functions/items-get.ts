@@ -1,0 +1,7 @@
+import { endpoint } from '../lib/http/api';
+import { readItem } from '../lib/items/records';
+import { recordGetRequest } from '../lib/items/schemas';
+
+export const handler = endpoint({ schema: recordGetRequest }, ({ input, principal, pathId }) =>
+  readItem(principal, pathId, input),
+);

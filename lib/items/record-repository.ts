@@ -1,0 +1,178 @@
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { NotFoundError } from '../http/errors';
+import { dynamo } from '../storage/clients';
+import { containerKeys, itemKeys, orderKey } from './keys';
+import type { ItemRecord, RecordFields, Site } from './model';
+import { toSite } from './site-repository';
+import { assertItemSize, batchDelete, batchGet, isConditionFailure, queryKeys, table } from './store';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+export type Item =
+  | { readonly kind: 'site'; readonly site: Site }
+  | { readonly kind: 'record'; readonly record: ItemRecord };
+
+/** A site or a record of the tenant: `{id}` of `items/{id}/get` may be either. */
+export async function findItem(tenantId: number, id: number): Promise<Item | undefined> {
+  const result = await dynamo().send(
+    new GetCommand({ TableName: table(), Key: itemKeys.item(tenantId, id), ConsistentRead: true }),
+  );
+  const item = result.Item;
+  if (item?.Kind === 'site') return { kind: 'site', site: toSite(item) };
+  if (item?.Kind === 'record') return { kind: 'record', record: toRecord(item) };
+  return undefined;
+}
+
+/** Creates the record in a live site and counts it, in one transaction. */
+export async function insertRecord(record: ItemRecord): Promise<void> {
+  const item = fromRecord(record);
+  assertItemSize(item);
+  await write([
+    {
+      ConditionCheck: {
+        TableName: table(),
+        Key: itemKeys.item(record.tenantId, record.siteId),
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(Deleting)',
+      },
+    },
+    { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+    count(record, 1),
+  ]);
+}
+
+/** Saves the record if nobody changed it since `before` was read (its Ver). */
+export async function updateRecord(before: ItemRecord, after: ItemRecord): Promise<void> {
+  const item = fromRecord(after);
+  assertItemSize(item);
+  await write([
+    {
+      Put: {
+        TableName: table(),
+        Item: item,
+        ConditionExpression: 'Ver = :ver',
+        ExpressionAttributeValues: { ':ver': before.ver },
+      },
+    },
+  ]);
+}
+
+export async function deleteRecord(record: ItemRecord): Promise<void> {
+  await write([
+    {
+      Delete: {
+        TableName: table(),
+        Key: itemKeys.item(record.tenantId, record.recordId),
+        ConditionExpression: 'Ver = :ver',
+        ExpressionAttributeValues: { ':ver': record.ver },
+      },
+    },
+    count(record, -1),
+  ]);
+}
+
+export async function recordCount(site: Site): Promise<number> {
+  const result = await dynamo().send(
+    new GetCommand({ TableName: table(), Key: itemKeys.recordCount(site.tenantId, site.siteId) }),
+  );
+  return Math.max(0, Number(result.Item?.Count ?? 0));
+}
+
+/** One page of a site's records in id order: keys from the index, then the items by key. */
+export async function recordPage(site: Site, offset: number, pageSize: number): Promise<ItemRecord[]> {
+  const keys = await queryKeys(recordsOf(site.tenantId, site.siteId), { skip: offset, limit: pageSize });
+  const items = await batchGet(keys);
+  return items
+    .filter((item) => item.Kind === 'record')
+    .map(toRecord)
+    .sort((a, b) => a.recordId - b.recordId);
+}
+
+/** Deletes every record of the site, a batch at a time, until the index lists none. */
+export async function deleteRecordsOf(tenantId: number, siteId: number): Promise<void> {
+  for (;;) {
+    const keys = await queryKeys(recordsOf(tenantId, siteId), { limit: 1000 });
+    if (keys.length === 0) return;
+    await batchDelete(keys);
+  }
+}
+
+function recordsOf(tenantId: number, siteId: number) {
+  return {
+    IndexName: 'Contents',
+    KeyConditionExpression: 'ContainerKey = :container',
+    ExpressionAttributeValues: { ':container': containerKeys.records(tenantId, siteId) },
+  };
+}
+
+function count(record: ItemRecord, delta: number): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: itemKeys.recordCount(record.tenantId, record.siteId),
+      UpdateExpression: 'ADD #count :delta',
+      ExpressionAttributeNames: { '#count': 'Count' },
+      ExpressionAttributeValues: { ':delta': delta },
+    },
+  };
+}
+
+async function write(items: TransactItem[]): Promise<void> {
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    if (isConditionFailure(error)) throw new NotFoundError('the record or its site changed or vanished');
+    throw error;
+  }
+}
+
+function fromRecord(record: ItemRecord): Record<string, unknown> {
+  return {
+    ...itemKeys.item(record.tenantId, record.recordId),
+    Kind: 'record',
+    ContainerKey: containerKeys.records(record.tenantId, record.siteId),
+    OrderKey: orderKey(record.recordId),
+    RecordId: record.recordId,
+    TenantId: record.tenantId,
+    SiteId: record.siteId,
+    Title: record.title,
+    Body: record.body,
+    Status: record.status,
+    Fields: record.fields,
+    Locked: record.locked,
+    LockedBy: record.lockedBy,
+    LockedAt: record.lockedAt,
+    Creator: record.creator,
+    Updator: record.updator,
+    CreatedAt: record.createdAt,
+    UpdatedAt: record.updatedAt,
+    Ver: record.ver,
+  };
+}
+
+function toRecord(item: Record<string, unknown>): ItemRecord {
+  const fields = (item.Fields ?? {}) as Partial<RecordFields>;
+  return {
+    recordId: Number(item.RecordId),
+    tenantId: Number(item.TenantId),
+    siteId: Number(item.SiteId),
+    title: String(item.Title ?? ''),
+    body: typeof item.Body === 'string' ? item.Body : undefined,
+    status: typeof item.Status === 'number' ? item.Status : undefined,
+    fields: {
+      Class: fields.Class ?? {},
+      Num: fields.Num ?? {},
+      Date: fields.Date ?? {},
+      Description: fields.Description ?? {},
+      Check: fields.Check ?? {},
+      Attachments: fields.Attachments ?? {},
+    },
+    locked: item.Locked === true,
+    lockedBy: typeof item.LockedBy === 'number' ? item.LockedBy : undefined,
+    lockedAt: typeof item.LockedAt === 'number' ? item.LockedAt : undefined,
+    creator: Number(item.Creator),
+    updator: Number(item.Updator),
+    createdAt: Number(item.CreatedAt),
+    updatedAt: Number(item.UpdatedAt),
+    ver: Number(item.Ver),
+  };
+}

@@ -1,0 +1,138 @@
+import type { Principal } from '../accounts/principal';
+import { getUser } from '../accounts/repository';
+import { now } from '../clock';
+import { BadRequestError, LockedRecordError, NotFoundError } from '../http/errors';
+import { messages } from '../http/messages';
+import { type ApiResponse, apiResult } from '../http/response';
+import { useApiCall } from './api-limit';
+import { type ItemRecord, recordHolders, type Site } from './model';
+import { Permission, requirePermission, siteInTenant } from './permissions';
+import { mergeFields } from './record-fields';
+import * as repository from './record-repository';
+import type { RecordWriteInput } from './schemas';
+import { nextItemId } from './store';
+import { recordView } from './views';
+
+/** The reference's Api.PageSize: the most records one read returns. */
+export const PAGE_SIZE = 200;
+
+export async function createRecord(
+  principal: Principal,
+  siteId: number,
+  input: RecordWriteInput,
+): Promise<ApiResponse> {
+  const site = await siteInTenant(principal, siteId);
+  requireRecordHolder(site);
+  await requirePermission(principal, site, Permission.Create);
+  const limits = await useApiCall(site);
+  const time = now();
+  const record: ItemRecord = {
+    recordId: await nextItemId(),
+    tenantId: principal.tenantId,
+    siteId,
+    title: input.Title ?? '',
+    body: input.Body,
+    status: input.Status,
+    fields: mergeFields(input),
+    locked: input.Locked ?? false,
+    ...(input.Locked && { lockedBy: principal.userId, lockedAt: time }),
+    creator: principal.userId,
+    updator: principal.userId,
+    createdAt: time,
+    updatedAt: time,
+    ver: 1,
+  };
+  await repository.insertRecord(record);
+  return apiResult({ id: record.recordId, message: messages.created(record.title), ...limits });
+}
+
+/** `items/{id}/get`: one record, or, when {id} is a site, a page of its records in id order. */
+export async function readItem(
+  principal: Principal,
+  id: number,
+  paging: { Offset?: number; PageSize?: number },
+): Promise<ApiResponse> {
+  const item = await repository.findItem(principal.tenantId, id);
+  if (!item) throw new NotFoundError(`no item ${id} in tenant ${principal.tenantId}`);
+  const site = item.kind === 'site' ? item.site : await siteInTenant(principal, item.record.siteId);
+  requireRecordHolder(site);
+  await requirePermission(principal, site, Permission.Read);
+  const limits = await useApiCall(site);
+  const pageSize = paging.PageSize ?? PAGE_SIZE;
+  const response =
+    item.kind === 'record'
+      ? { Offset: 0, PageSize: pageSize, TotalCount: 1, Data: [recordView(site, item.record)] }
+      : {
+          Offset: paging.Offset ?? 0,
+          PageSize: pageSize,
+          TotalCount: await repository.recordCount(site),
+          Data: (await repository.recordPage(site, paging.Offset ?? 0, pageSize)).map((record) =>
+            recordView(site, record),
+          ),
+        };
+  const body = { StatusCode: 200, LimitPerDate: limits.limitPerDate, LimitRemaining: limits.limitRemaining };
+  return { body: { ...body, Response: response } };
+}
+
+export async function updateRecord(
+  principal: Principal,
+  id: number,
+  input: RecordWriteInput,
+): Promise<ApiResponse> {
+  const { site, record: before } = await recordInTenant(principal, id);
+  await requirePermission(principal, site, Permission.Update);
+  const limits = await useApiCall(site);
+  await requireUnlocked(principal, before);
+  const time = now();
+  const locking = input.Locked === true && !before.locked;
+  const locked = input.Locked ?? before.locked;
+  const after: ItemRecord = {
+    ...before,
+    title: input.Title ?? before.title,
+    body: input.Body ?? before.body,
+    status: input.Status ?? before.status,
+    fields: mergeFields(input, before.fields),
+    locked,
+    lockedBy: locking ? principal.userId : locked ? before.lockedBy : undefined,
+    lockedAt: locking ? time : locked ? before.lockedAt : undefined,
+    updator: principal.userId,
+    updatedAt: time,
+    ver: before.ver + 1,
+  };
+  await repository.updateRecord(before, after);
+  return apiResult({ id, message: messages.updated(after.title), ...limits });
+}
+
+export async function deleteRecord(principal: Principal, id: number): Promise<ApiResponse> {
+  const { site, record } = await recordInTenant(principal, id);
+  await requirePermission(principal, site, Permission.Delete);
+  const limits = await useApiCall(site);
+  await requireUnlocked(principal, record);
+  await repository.deleteRecord(record);
+  return apiResult({ id, message: messages.deleted(record.title), ...limits });
+}
+
+async function recordInTenant(principal: Principal, id: number): Promise<{ site: Site; record: ItemRecord }> {
+  const item = await repository.findItem(principal.tenantId, id);
+  if (item?.kind !== 'record') throw new NotFoundError(`no record ${id} in tenant ${principal.tenantId}`);
+  return { site: await siteInTenant(principal, item.record.siteId), record: item.record };
+}
+
+/** Folders and dashboards hold no records: the reference answers BadRequest for their record calls. */
+function requireRecordHolder(site: Site): void {
+  if (!recordHolders.has(site.referenceType)) {
+    throw new BadRequestError(`site ${site.siteId} (${site.referenceType}) holds no records`);
+  }
+}
+
+/**
+ * A locked record refuses changes (update, delete; uploads later) from anyone but the user who locked it;
+ * tenant managers and privileged users may still change or unlock it. The time is ISO 8601 UTC.
+ */
+async function requireUnlocked(principal: Principal, record: ItemRecord): Promise<void> {
+  if (!record.locked || record.lockedBy === principal.userId) return;
+  if (principal.tenantManager || principal.privileged) return;
+  const locker = record.lockedBy === undefined ? undefined : await getUser(record.lockedBy);
+  const time = new Date(record.lockedAt ?? record.updatedAt).toISOString();
+  throw new LockedRecordError(record.recordId, locker?.name ?? `User,${record.lockedBy}`, time);
+}

@@ -1,0 +1,125 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { BadRequestError } from '../http/errors';
+import { dynamo } from '../storage/clients';
+import { tableName } from '../storage/tables';
+import { itemKeys } from './keys';
+
+/** What the Items repositories share: the table, the id sequence, paged key queries and batches. */
+
+export type Key = { readonly pk: string; readonly sk: string };
+
+export const table = () => tableName('items');
+
+/** Sites and records draw from one sequence, as in the reference. */
+export async function nextItemId(): Promise<number> {
+  const result = await dynamo().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: itemKeys.counter(),
+      UpdateExpression: 'ADD #value :one',
+      ExpressionAttributeNames: { '#value': 'Value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(result.Attributes?.Value);
+}
+
+/** A condition of the write (or of a transaction's part) failed: the item changed, vanished or exists. */
+export function isConditionFailure(error: unknown): boolean {
+  if (error instanceof ConditionalCheckFailedException) return true;
+  return (
+    error instanceof TransactionCanceledException &&
+    (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed')
+  );
+}
+
+// DynamoDB's item limit is 400 KB; refusing a little below it turns a would-be 500 into the caller's 400.
+const MAX_ITEM_BYTES = 380_000;
+
+export function assertItemSize(item: Record<string, unknown>): void {
+  if (Buffer.byteLength(JSON.stringify(item)) > MAX_ITEM_BYTES) throw new BadRequestError('item too large');
+}
+
+/** Table keys from a query, page by page (ExclusiveStartKey), up to `limit`; `skip` entries first. */
+export async function queryKeys(
+  input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>,
+  range: { skip?: number; limit?: number } = {},
+): Promise<Key[]> {
+  const keys: Key[] = [];
+  let skip = range.skip ?? 0;
+  const limit = range.limit ?? Number.POSITIVE_INFINITY;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const wanted = skip + limit - keys.length;
+    const page = await dynamo().send(
+      new QueryCommand({
+        ...input,
+        TableName: table(),
+        ExclusiveStartKey: start,
+        ...(Number.isFinite(wanted) && { Limit: Math.min(wanted, 1000) }),
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (skip > 0) skip--;
+      else if (keys.length < limit) keys.push({ pk: String(item.pk), sk: String(item.sk) });
+    }
+    start = page.LastEvaluatedKey;
+  } while (start && keys.length < limit);
+  return keys;
+}
+
+/** The items of `keys` that exist, in no particular order; unprocessed keys are retried. */
+export async function batchGet(keys: readonly Key[]): Promise<Record<string, unknown>[]> {
+  const chunks = chunk(keys, 100);
+  const pages = await Promise.all(
+    chunks.map(async (part) => {
+      const items: Record<string, unknown>[] = [];
+      let pending: Key[] = [...part];
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        await backoff(attempt);
+        const result = await dynamo().send(
+          new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending } } }),
+        );
+        items.push(...(result.Responses?.[table()] ?? []));
+        pending = (result.UnprocessedKeys?.[table()]?.Keys ?? []) as Key[];
+      }
+      return items;
+    }),
+  );
+  return pages.flat();
+}
+
+/** Deletes `keys`, 25 to a request, a few requests at a time; unprocessed ones are retried. */
+export async function batchDelete(keys: readonly Key[]): Promise<void> {
+  const chunks = chunk(keys, 25);
+  for (const group of chunk(chunks, 4)) {
+    await Promise.all(
+      group.map(async (part) => {
+        let pending = part.map((key) => ({ DeleteRequest: { Key: key } }));
+        for (let attempt = 0; pending.length > 0; attempt++) {
+          await backoff(attempt);
+          const result = await dynamo().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
+          pending = (result.UnprocessedItems?.[table()] ?? []) as typeof pending;
+        }
+      }),
+    );
+  }
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let index = 0; index < items.length; index += size) chunks.push(items.slice(index, index + size));
+  return chunks;
+}
+
+async function backoff(attempt: number): Promise<void> {
+  if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 2_000)));
+}
