@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { endpoint } from '../lib/http/api';
 import { MethodNotAllowedError, NotFoundError } from '../lib/http/errors';
-import { routes } from '../lib/routes';
+import { pathsOf, routes } from '../lib/routes';
 
-const patterns = routes.map((route) => new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}$`));
+const patterns = routes
+  .flatMap((route) => pathsOf(route))
+  .map((path) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`));
 
 /** API Gateway's `$default` route: a path no route has is 404; a path with another method is 405. */
 export const handler = endpoint(

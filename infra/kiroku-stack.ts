@@ -8,7 +8,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as triggers from 'aws-cdk-lib/triggers';
 import type { Construct } from 'constructs';
-import { fallbackHandler, type Route, routes } from '../lib/routes';
+import { fallbackHandler, pathsOf, type Route, routes } from '../lib/routes';
 import { type TableDefinition, type TableKey, tables } from '../lib/storage/tables';
 import { streamSubscriptions } from '../lib/streams';
 import { ApiFunction, type ApiFunctionProps } from './api-function';
@@ -24,11 +24,7 @@ export interface KirokuStackProps extends StackProps {
 type ResourceKey = TableKey | 'bucket';
 interface Needs {
   readonly tables?: Route['tables'];
-}
-/** lib/streams.ts's entries; a `tables` field there, shaped like a route's, would be granted the same way. */
-interface StreamSubscription extends Needs {
-  readonly table: TableKey;
-  readonly handler: string;
+  readonly bucket?: Route['bucket'];
 }
 
 /** The entry module of a handler named in the route table. */
@@ -74,15 +70,13 @@ export class KirokuStack extends Stack {
       description: 'Kiroku Web API',
       defaultIntegration: this.integration(this.createFunction(fallbackHandler, {})),
     });
-    for (const route of routes) {
-      this.api.addRoutes({
-        path: route.path,
-        methods: [apigwv2.HttpMethod[route.method]],
-        integration: this.integration(this.createFunction(route.handler, route)),
-      });
+    for (const route of routes as readonly Route[]) {
+      const integration = this.integration(this.createFunction(route.handler, route));
+      for (const path of pathsOf(route)) {
+        this.api.addRoutes({ path, methods: [apigwv2.HttpMethod[route.method]], integration });
+      }
     }
-    const subscriptions: readonly StreamSubscription[] = streamSubscriptions;
-    for (const subscription of subscriptions) {
+    for (const subscription of streamSubscriptions) {
       const fn = this.createFunction(subscription.handler, subscription);
       fn.addEventSource(
         new DynamoEventSource(this.tables[subscription.table], {
@@ -180,7 +174,8 @@ export class KirokuStack extends Stack {
 
 /** The (resource, access) pairs a function is granted. Binary upload adds `bucket` here in one line. */
 function accessList(needs: Needs): [ResourceKey, Access][] {
-  return Object.entries(needs.tables ?? {}) as [TableKey, Access][];
+  const list = Object.entries(needs.tables ?? {}) as [ResourceKey, Access][];
+  return needs.bucket ? [...list, ['bucket', needs.bucket]] : list;
 }
 
 function mapTables<T>(fn: (key: TableKey, def: TableDefinition) => T): Record<TableKey, T> {

@@ -18,6 +18,10 @@ export interface Route {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly handler: string;
+  /** Other spellings of the path that reach the same function (API Gateway matches case-sensitively). */
+  readonly aliases?: readonly string[];
+  /** The binary bucket, when the function touches it, and how: CDK grants exactly this. */
+  readonly bucket?: TableAccess;
   /** The tables the function may touch, and how: CDK grants exactly this. */
   readonly tables: Readonly<Partial<Record<TableKey, TableAccess>>>;
   /** One line for the OpenAPI document. */
@@ -264,6 +268,11 @@ export const routes = [
 
 /** Every request no route matches goes here (API Gateway's `$default` route), for a JSON 404 or 405. */
 export const fallbackHandler = 'not-found';
+
+/** Every path a route answers on: its own and its aliases. */
+export function pathsOf(route: Route): readonly string[] {
+  return [route.path, ...(route.aliases ?? [])];
+}
 
 function openApiDocument(): z.ZodType {
   return z

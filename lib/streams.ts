@@ -1,3 +1,4 @@
+import type { Route } from './routes';
 import type { TableKey } from './storage/tables';
 
 /**
@@ -8,6 +9,9 @@ import type { TableKey } from './storage/tables';
 export interface StreamSubscriptionDefinition {
   readonly table: TableKey;
   readonly handler: string;
+  /** Besides reading its stream: the tables the handler may touch, and how, as in the route table. */
+  readonly tables?: Route['tables'];
+  readonly bucket?: Route['bucket'];
 }
 
 export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [];

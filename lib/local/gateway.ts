@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { fallbackHandler, type Route, routes } from '../routes';
+import { fallbackHandler, pathsOf, type Route, routes } from '../routes';
 import { buildEvent, matchRoute, TEXT_TYPES } from './http-api-event';
 import { DEFAULT_TIMEOUT_MS, lambdaContext } from './lambda-context';
 
@@ -62,7 +62,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     }
     return loaded;
   };
-  const table = (options.routes ?? routes).map((route) => ({ ...route, segments: route.path.split('/') }));
+  const table = (options.routes ?? routes).flatMap((route) =>
+    pathsOf(route).map((path) => ({ ...route, path, segments: path.split('/') })),
+  );
   const onError = options.onError ?? ((error: unknown) => console.error('Handler failed:', error));
 
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (request, response) => {
