@@ -1,15 +1,12 @@
 import { resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
 import { SettingsError, settings } from '../lib/config/settings';
 import { ensureTables } from '../lib/local/bootstrap';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { type Gateway, normalizeBasePath, startGateway } from '../lib/local/gateway';
-import { lambdaContext } from '../lib/local/lambda-context';
 import { type S3Local, startS3Local } from '../lib/local/s3-local';
 import { type StreamPoller, startStreamPoller } from '../lib/local/stream-poller';
-import { tableName } from '../lib/storage/tables';
+import { pollerSubscriptions } from '../lib/local/stream-subscriptions';
 import { streamSubscriptions } from '../lib/streams';
 
 /**
@@ -63,7 +60,7 @@ async function main(): Promise<void> {
   process.env.KIROKU_DYNAMODB_ENDPOINT = dynamodb.endpoint;
   process.env.KIROKU_S3_ENDPOINT = s3.endpoint;
   process.env.KIROKU_BUCKET = BUCKET;
-  await ensureTables({ prefix: TABLE_PREFIX });
+  const tables = await ensureTables({ prefix: TABLE_PREFIX });
 
   const administrator = await bootstrapAdministrator({
     apiKey: process.env.KIROKU_ADMIN_API_KEY || undefined,
@@ -76,34 +73,16 @@ async function main(): Promise<void> {
     console.log(`Administrator password: ${administrator.password}`);
   }
 
+  // LATEST only on the first start (as a new mapping): later starts resume from the checkpoints, so the
+  // changes made while the service was stopped still reach the stream handlers.
   poller = await startStreamPoller({
     startingPosition: 'LATEST',
-    subscriptions: streamSubscriptions.map((subscription) => {
-      const load = importHandler(subscription.handler);
-      return {
-        tableName: tableName(subscription.table),
-        handler: async (event: DynamoDBStreamEvent) =>
-          (await load())(event, lambdaContext(subscription.handler)),
-      };
-    }),
+    checkpointFile: resolve(dataDir, 'stream-checkpoints.json'),
+    subscriptions: pollerSubscriptions(streamSubscriptions, tables),
   });
 
   gateway = await startGateway({ port, basePath });
   console.log(`Kiroku is listening on ${gateway.url}`);
-}
-
-type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => unknown;
-
-/** The stream handler's module, imported on first use (like a cold start) and kept. */
-function importHandler(name: string): () => Promise<StreamHandler> {
-  const url = pathToFileURL(
-    resolve(fileURLToPath(new URL('../functions', import.meta.url)), `${name}.ts`),
-  ).href;
-  let loaded: Promise<StreamHandler> | undefined;
-  return () => {
-    loaded ??= import(url).then((module: { handler: StreamHandler }) => module.handler);
-    return loaded;
-  };
 }
 
 function onSignal(signal: NodeJS.Signals): void {

@@ -8,9 +8,11 @@ import {
   GetShardIteratorCommand,
   type AttributeValue as SdkAttributeValue,
   type Shard,
+  TrimmedDataAccessException,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { dynamoDbClientConfig } from '../storage/clients';
+import { openCheckpointStore, resumePositions } from './stream-checkpoints';
 
 /**
  * Lambda's DynamoDB event source mapping, locally: polls the streams of local tables and invokes the
@@ -22,6 +24,8 @@ import { dynamoDbClientConfig } from '../storage/clients';
 export interface StreamSubscription {
   /** Physical table name. */
   readonly tableName: string;
+  /** Names the subscription's checkpoints, as a mapping's UUID does; the table name by default. */
+  readonly name?: string;
   readonly handler: (event: DynamoDBStreamEvent) => Promise<unknown>;
 }
 
@@ -29,6 +33,11 @@ export interface StreamPollerOptions {
   readonly subscriptions: readonly StreamSubscription[];
   /** Where to begin on the shards that exist at start: LATEST for npm start, as a new mapping does. */
   readonly startingPosition?: 'LATEST' | 'TRIM_HORIZON';
+  /**
+   * Keeps each subscription's position in this JSON file, so that a restart resumes where the last run
+   * stopped; startingPosition then applies only to a stream without checkpoints.
+   */
+  readonly checkpointFile?: string;
   readonly batchSize?: number;
   readonly pollIntervalMs?: number;
   /** Retries of a failing batch before it is skipped (Lambda's MaximumRetryAttempts). */
@@ -64,8 +73,10 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   const maxRetries = options.maxRetryAttempts ?? 3;
   let stopped = false;
   const sleepers = new Set<() => void>();
+  // Once stopping, nothing waits: stop() would otherwise sit out a retry's backoff.
   const sleep = (ms: number) =>
     new Promise<void>((wake) => {
+      if (stopped) return wake();
       const done = () => {
         clearTimeout(timer);
         sleepers.delete(done);
@@ -105,39 +116,82 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     return answer.ShardIterator;
   }
 
-  /** Picks up shards created since the last look; a child is read only once its parent is done. */
-  async function refreshShards(streamArn: string, states: Map<string, ShardState>, initial: boolean) {
+  /** The shards at start: resumed from the subscription's checkpoints if any, else at startingPosition. */
+  async function initialShards(subscription: StreamSubscription, streamArn: string) {
+    const shards = await listShards(streamArn);
+    const ids = new Set(shards.flatMap((shard) => shard.ShardId ?? []));
+    const checkpoints = store.resume(nameOf(subscription), streamArn, ids);
+    const states = new Map<string, ShardState>();
+    if (checkpoints.size > 0) {
+      for (const [id, start] of resumePositions(shards, checkpoints)) {
+        states.set(id, {
+          iterator: undefined,
+          parentId: start.parentId,
+          lastSequence: start.after,
+          done: start.done,
+        });
+      }
+      return states;
+    }
+    const latest = options.startingPosition !== 'TRIM_HORIZON';
+    for (const shard of shards) {
+      const id = shard.ShardId;
+      if (!id) continue;
+      // At LATEST a closed shard has nothing left to give.
+      const closed = shard.SequenceNumberRange?.EndingSequenceNumber !== undefined;
+      states.set(id, {
+        iterator: latest && !closed ? await iterator(streamArn, id, 'LATEST') : undefined,
+        parentId: shard.ParentShardId,
+        lastSequence: undefined,
+        done: latest && closed,
+      });
+    }
+    return states;
+  }
+
+  /** Picks up shards created since the last look, from their start; a child is read once its parent is done. */
+  async function addNewShards(streamArn: string, states: Map<string, ShardState>) {
     for (const shard of await listShards(streamArn)) {
       const id = shard.ShardId;
       if (!id || states.has(id)) continue;
-      const closed = shard.SequenceNumberRange?.EndingSequenceNumber !== undefined;
-      const skip = initial && options.startingPosition !== 'TRIM_HORIZON' && closed;
       states.set(id, {
         iterator: undefined,
         parentId: shard.ParentShardId,
         lastSequence: undefined,
-        done: skip,
+        done: false,
       });
-      if (!skip && initial && options.startingPosition !== 'TRIM_HORIZON') {
-        (states.get(id) as ShardState).iterator = await iterator(streamArn, id, 'LATEST');
-      }
     }
   }
 
+  /** Whether the batch was settled (handled, or skipped after its retries) rather than left for the next run. */
   async function handleBatch(subscription: StreamSubscription, streamArn: string, records: _Record[]) {
     const event: DynamoDBStreamEvent = { Records: records.map((record) => lambdaRecord(record, streamArn)) };
     for (let attempt = 0; ; attempt++) {
       try {
         await subscription.handler(event);
-        return;
+        return true;
       } catch (error) {
-        if (attempt >= maxRetries || stopped) {
+        if (attempt >= maxRetries) {
           const first = records[0]?.dynamodb?.SequenceNumber;
           log(`Stream handler for ${subscription.tableName} failed; skipping the batch from ${first}`, error);
-          return;
+          return true;
         }
         await sleep(Math.min(100 * 2 ** attempt, 2000));
+        // Not checkpointed, so the next start delivers the batch again, as Lambda would retry it.
+        if (stopped) return false;
       }
+    }
+  }
+
+  /** From the last record handled, else from the shard's start; a trimmed checkpoint falls back to the start. */
+  async function resumeIterator(streamArn: string, id: string, state: ShardState) {
+    if (!state.lastSequence) return iterator(streamArn, id, 'TRIM_HORIZON');
+    try {
+      return await iterator(streamArn, id, 'AFTER_SEQUENCE_NUMBER', state.lastSequence);
+    } catch (error) {
+      if (!(error instanceof TrimmedDataAccessException)) throw error;
+      log(`The records after ${state.lastSequence} in ${id} were trimmed; reading from the oldest left`);
+      return iterator(streamArn, id, 'TRIM_HORIZON');
     }
   }
 
@@ -147,11 +201,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     id: string,
     state: ShardState,
   ) {
-    if (!state.iterator) {
-      state.iterator = state.lastSequence
-        ? await iterator(streamArn, id, 'AFTER_SEQUENCE_NUMBER', state.lastSequence)
-        : await iterator(streamArn, id, 'TRIM_HORIZON');
-    }
+    state.iterator ??= await resumeIterator(streamArn, id, state);
     let answer: GetRecordsCommandOutput;
     try {
       answer = await streams.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: batchSize }));
@@ -161,12 +211,13 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       throw error;
     }
     const records = answer.Records ?? [];
-    if (records.length > 0) {
-      await handleBatch(subscription, streamArn, records);
-      state.lastSequence = records.at(-1)?.dynamodb?.SequenceNumber ?? state.lastSequence;
-    }
+    if (records.length > 0 && !(await handleBatch(subscription, streamArn, records))) return 0;
+    const last = records.at(-1)?.dynamodb?.SequenceNumber;
+    if (last) state.lastSequence = last;
     state.iterator = answer.NextShardIterator;
     if (!state.iterator) state.done = true;
+    // After the state moved on: a failed write is retried by the next batch's, without a redelivery.
+    if (last) await store.save(nameOf(subscription), id, last);
     return records.length;
   }
 
@@ -179,7 +230,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
           Date.now() - refreshedAt > SHARD_REFRESH_MS ||
           [...states.values()].every((state) => state.done)
         ) {
-          await refreshShards(streamArn, states, false);
+          await addNewShards(streamArn, states);
           refreshedAt = Date.now();
         }
         for (const [id, state] of states) {
@@ -196,14 +247,15 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     }
   }
 
+  const store = await openCheckpointStore(options.checkpointFile);
+  if (options.checkpointFile) assertDistinctNames(options.subscriptions);
   // Iterators for LATEST are taken before this function returns: a write made after start is seen.
   const loops = await Promise.all(
     options.subscriptions.map(async (subscription) => {
       const table = await dynamodb.send(new DescribeTableCommand({ TableName: subscription.tableName }));
       const streamArn = table.Table?.LatestStreamArn;
       if (!streamArn) throw new Error(`Table ${subscription.tableName} has no stream`);
-      const states = new Map<string, ShardState>();
-      await refreshShards(streamArn, states, true);
+      const states = await initialShards(subscription, streamArn);
       return () => run(subscription, streamArn, states);
     }),
   );
@@ -218,6 +270,17 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       streams.destroy();
     },
   };
+}
+
+function nameOf(subscription: StreamSubscription): string {
+  return subscription.name ?? subscription.tableName;
+}
+
+/** Two subscriptions under one name would overwrite each other's checkpoints. */
+function assertDistinctNames(subscriptions: readonly StreamSubscription[]): void {
+  const names = subscriptions.map(nameOf);
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated) throw new Error(`Two stream subscriptions are named ${repeated}; give each its own name`);
 }
 
 const OPERATIONS = new Set(['INSERT', 'MODIFY', 'REMOVE']);
