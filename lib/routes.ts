@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import * as accounts from './accounts/schemas';
 import { apiKeyResultSchema, apiResultSchema, pagedSchema } from './http/schemas';
+import * as packages from './items/package-schemas';
 import * as items from './items/schemas';
 import * as sessions from './sessions/schemas';
+import * as sites from './sites/schemas';
 import type { TableKey } from './storage/tables';
 
 /**
@@ -203,6 +205,24 @@ export const routes = [
   },
   {
     method: 'POST',
+    path: '/api/items/{id}/exportsitepackage',
+    handler: 'items-exportsitepackage',
+    tables: itemsRead,
+    summary: 'The subtree of site {id} as a site package, IncludeData: with its records (ManageSite)',
+    request: packages.exportPackageRequest,
+    response: packages.exportPackageResponse,
+  },
+  {
+    method: 'POST',
+    path: '/api/items/{id}/importsitepackage',
+    handler: 'items-importsitepackage',
+    tables: itemsWrite,
+    summary: 'Create the sites of a package under the folder {id} (0: top level) with new ids (ManageSite)',
+    request: packages.importPackageRequest,
+    response: packages.importPackageResponse,
+  },
+  {
+    method: 'POST',
     path: '/api/items/{id}/create',
     handler: 'items-create',
     tables: itemsWrite,
@@ -214,8 +234,10 @@ export const routes = [
     method: 'POST',
     path: '/api/items/{id}/get',
     handler: 'items-get',
-    // Writes: every read counts against the site's daily API limit.
+    // Writes: every read counts against the site's daily API limit. The bucket: integrated sites are
+    // resolved by name through the site-name index.
     tables: itemsWrite,
+    bucket: 'read',
     summary: 'Read a record, or a page of the records of the site {id} (Read)',
     request: items.recordGetRequest,
     response: items.recordPaged,
@@ -237,6 +259,18 @@ export const routes = [
     summary: 'Delete a record (Delete)',
     request: accounts.emptyRequest,
     response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/items/{id}/GetClosestSiteId',
+    // The path is case-insensitive in the reference; the browser and script wrappers call it in lower case.
+    aliases: ['/api/items/{id}/getclosestsiteid'],
+    handler: 'items-getclosestsiteid',
+    tables: { items: 'read', accounts: 'read' },
+    bucket: 'read',
+    summary: 'The nearest site of each name, seen from site {id} (-1 when none, or not permitted)',
+    request: sites.closestSiteRequest,
+    response: sites.closestSiteResponse,
   },
   {
     method: 'POST',

@@ -14,4 +14,7 @@ export interface StreamSubscriptionDefinition {
   readonly bucket?: Route['bucket'];
 }
 
-export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [];
+export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
+  // The site-name index of GetClosestSiteId: rebuilt from the sites' changes, stored in the bucket.
+  { table: 'items', handler: 'site-name-index', tables: { items: 'write' }, bucket: 'write' },
+];

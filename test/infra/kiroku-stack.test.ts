@@ -4,7 +4,7 @@ import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiFunction } from '../../infra/api-function';
 import { KirokuStack } from '../../infra/kiroku-stack';
-import { fallbackHandler, routes } from '../../lib/routes';
+import { fallbackHandler, pathsOf, type Route, routes } from '../../lib/routes';
 import { type TableDefinition, type TableKey, tables } from '../../lib/storage/tables';
 import { streamSubscriptions } from '../../lib/streams';
 import { appWithProjectContext, SYNTH_TIMEOUT_MS } from './synth';
@@ -138,7 +138,8 @@ describe('KirokuStack', () => {
       const routeKeys = Object.values(resources)
         .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
         .map((r) => r.Properties.RouteKey);
-      expect(routeKeys.sort()).toEqual([...routes.map((r) => `${r.method} ${r.path}`), '$default'].sort());
+      const expected = routes.flatMap((r: Route) => pathsOf(r).map((path) => `${r.method} ${path}`));
+      expect(routeKeys.sort()).toEqual([...expected, '$default'].sort());
       template.allResourcesProperties('AWS::ApiGatewayV2::Integration', {
         IntegrationType: 'AWS_PROXY',
         PayloadFormatVersion: '2.0',
@@ -152,10 +153,12 @@ describe('KirokuStack', () => {
           JSON.stringify(r.Properties.IntegrationUri).includes(`"${logicalId(fn(route.handler))}"`),
       );
       expect(integration).toBeDefined();
-      template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
-        RouteKey: `${route.method} ${route.path}`,
-        Target: { 'Fn::Join': ['', ['integrations/', { Ref: integration?.[0] }]] },
-      });
+      for (const path of pathsOf(route as Route)) {
+        template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+          RouteKey: `${route.method} ${path}`,
+          Target: { 'Fn::Join': ['', ['integrations/', { Ref: integration?.[0] }]] },
+        });
+      }
     });
   });
 
@@ -307,14 +310,26 @@ describe('KirokuStack', () => {
       }
     });
 
-    it('hands the bucket to no function yet', () => {
+    it('hands the bucket exactly to the routes and stream handlers that declare it, as they declare it', () => {
+      const declared = new Map<string, string | undefined>([
+        ...(routes as readonly Route[]).map((route) => [route.handler, route.bucket] as const),
+        ...streamSubscriptions.map((subscription) => [subscription.handler, subscription.bucket] as const),
+      ]);
+      expect([...declared.values()].filter(Boolean).length).toBeGreaterThan(0);
       for (const handler of stack.functions.keys()) {
-        expect(environmentOf(handler)).not.toHaveProperty('KIROKU_BUCKET');
-        expect(
-          statementsOf(handler)
-            .flatMap(actionsOf)
-            .filter((a) => a.startsWith('s3:')),
-        ).toEqual([]);
+        const access = declared.get(handler);
+        const actions = statementsOf(handler)
+          .flatMap(actionsOf)
+          .filter((a) => a.startsWith('s3:'));
+        if (access === undefined) {
+          expect(environmentOf(handler)).not.toHaveProperty('KIROKU_BUCKET');
+          expect(actions).toEqual([]);
+          continue;
+        }
+        expect(environmentOf(handler)).toHaveProperty('KIROKU_BUCKET');
+        expect(actions).toContain('s3:GetObject*');
+        if (access === 'write') expect(actions).toContain('s3:PutObject');
+        else expect(actions.filter((a) => a.startsWith('s3:Put') || a.startsWith('s3:Delete'))).toEqual([]);
       }
     });
   });
