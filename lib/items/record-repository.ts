@@ -4,7 +4,15 @@ import { dynamo } from '../storage/clients';
 import { containerKeys, itemKeys, orderKey } from './keys';
 import type { ItemRecord, RecordFields, Site } from './model';
 import { toSite } from './site-repository';
-import { assertItemSize, batchDelete, batchGet, isConditionFailure, queryKeys, table } from './store';
+import {
+  assertItemSize,
+  batchDelete,
+  batchGet,
+  isConditionFailure,
+  type Key,
+  queryKeys,
+  table,
+} from './store';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -79,7 +87,18 @@ export async function recordCount(site: Site): Promise<number> {
 
 /** One page of a site's records in id order: keys from the index, then the items by key. */
 export async function recordPage(site: Site, offset: number, pageSize: number): Promise<ItemRecord[]> {
-  const keys = await queryKeys(recordsOf(site.tenantId, site.siteId), { skip: offset, limit: pageSize });
+  return recordsByKeys(
+    await queryKeys(recordsOf(site.tenantId, site.siteId), { skip: offset, limit: pageSize }),
+  );
+}
+
+/** The keys of a site's first `limit` records, in id order (the Contents index sorts by id). */
+export function recordKeys(site: Site, limit: number): Promise<Key[]> {
+  return queryKeys(recordsOf(site.tenantId, site.siteId), { limit });
+}
+
+/** The records of `keys` that still exist, in id order. */
+export async function recordsByKeys(keys: readonly Key[]): Promise<ItemRecord[]> {
   const items = await batchGet(keys);
   return items
     .filter((item) => item.Kind === 'record')
@@ -125,7 +144,7 @@ async function write(items: TransactItem[]): Promise<void> {
   }
 }
 
-function fromRecord(record: ItemRecord): Record<string, unknown> {
+export function fromRecord(record: ItemRecord): Record<string, unknown> {
   return {
     ...itemKeys.item(record.tenantId, record.recordId),
     Kind: 'record',
@@ -137,7 +156,9 @@ function fromRecord(record: ItemRecord): Record<string, unknown> {
     Title: record.title,
     Body: record.body,
     Status: record.status,
-    Fields: record.fields,
+    // Empty maps are left out (toRecord restores them): the local stream poller's SDK reads an empty map
+    // back as no value at all, which stream handlers then fail to unmarshall.
+    Fields: nonEmpty(record.fields),
     Locked: record.locked,
     LockedBy: record.lockedBy,
     LockedAt: record.lockedAt,
@@ -147,6 +168,11 @@ function fromRecord(record: ItemRecord): Record<string, unknown> {
     UpdatedAt: record.updatedAt,
     Ver: record.ver,
   };
+}
+
+function nonEmpty(fields: RecordFields): Partial<RecordFields> | undefined {
+  const families = Object.entries(fields).filter(([, values]) => Object.keys(values).length > 0);
+  return families.length > 0 ? Object.fromEntries(families) : undefined;
 }
 
 function toRecord(item: Record<string, unknown>): ItemRecord {

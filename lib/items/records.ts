@@ -5,9 +5,11 @@ import { BadRequestError, LockedRecordError, NotFoundError } from '../http/error
 import { messages } from '../http/messages';
 import { type ApiResponse, apiResult } from '../http/response';
 import { useApiCall } from './api-limit';
+import { integratedSites } from './integrated-sites';
 import { type ItemRecord, recordHolders, type Site } from './model';
 import { Permission, requirePermission, siteInTenant } from './permissions';
 import { mergeFields } from './record-fields';
+import { recordCountOf, recordPageOf } from './record-pages';
 import * as repository from './record-repository';
 import type { RecordWriteInput } from './schemas';
 import { nextItemId } from './store';
@@ -46,7 +48,10 @@ export async function createRecord(
   return apiResult({ id: record.recordId, message: messages.created(record.title), ...limits });
 }
 
-/** `items/{id}/get`: one record, or, when {id} is a site, a page of its records in id order. */
+/**
+ * `items/{id}/get`: one record, or, when {id} is a site, a page of its records and its integrated sites'
+ * records, in id order.
+ */
 export async function readItem(
   principal: Principal,
   id: number,
@@ -59,14 +64,16 @@ export async function readItem(
   await requirePermission(principal, site, Permission.Read);
   const limits = await useApiCall(site);
   const pageSize = paging.PageSize ?? PAGE_SIZE;
+  // A site's read shows its integrated sites' records too; they are all of its kind, so one view fits.
+  const sites = item.kind === 'site' ? await integratedSites(principal, site) : [];
   const response =
     item.kind === 'record'
       ? { Offset: 0, PageSize: pageSize, TotalCount: 1, Data: [recordView(site, item.record)] }
       : {
           Offset: paging.Offset ?? 0,
           PageSize: pageSize,
-          TotalCount: await repository.recordCount(site),
-          Data: (await repository.recordPage(site, paging.Offset ?? 0, pageSize)).map((record) =>
+          TotalCount: await recordCountOf(sites),
+          Data: (await recordPageOf(sites, paging.Offset ?? 0, pageSize)).map((record) =>
             recordView(site, record),
           ),
         };

@@ -4,12 +4,12 @@ import { referenceTypes } from './model';
 import { PERMISSION_ENTRY } from './permissions';
 
 /** SiteName and SiteGroupName are nvarchar(32) in the reference; not unique. */
-const siteName = text({ max: 32 });
+export const siteName = text({ max: 32 });
 const id = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const permissions = z
+export const permissions = z
   .array(z.string().regex(PERMISSION_ENTRY, { message: 'an entry is "User|Group|Dept,<id>,<bits>"' }))
   .max(1000);
-const siteSettings = z.record(z.string(), z.unknown());
+export const siteSettings = z.record(z.string(), z.unknown());
 
 export const siteCreateRequest = z.object({
   ...apiRequest,
@@ -88,7 +88,7 @@ function familyFields<F extends Family>(family: F) {
   return Object.fromEntries(letters.map((letter) => [`${family}${letter}`, families[family].optional()]));
 }
 
-const recordFields = {
+export const recordFields = {
   Title: text({ max: 1024 }).optional(),
   Body: text().optional(),
   Status: z.number().int().optional(),

@@ -98,20 +98,45 @@ export async function batchGet(keys: readonly Key[]): Promise<Record<string, unk
 }
 
 /** Deletes `keys`, 25 to a request, a few requests at a time; unprocessed ones are retried. */
-export async function batchDelete(keys: readonly Key[]): Promise<void> {
-  const chunks = chunk(keys, 25);
-  for (const group of chunk(chunks, 4)) {
+export function batchDelete(keys: readonly Key[]): Promise<void> {
+  return batchWrite(keys.map((key) => ({ DeleteRequest: { Key: key } })));
+}
+
+/** Writes whole items, unconditionally, as batchDelete deletes. */
+export function batchPut(items: readonly Record<string, unknown>[]): Promise<void> {
+  return batchWrite(items.map((item) => ({ PutRequest: { Item: item } })));
+}
+
+type WriteRequest = { DeleteRequest: { Key: Key } } | { PutRequest: { Item: Record<string, unknown> } };
+
+async function batchWrite(requests: readonly WriteRequest[]): Promise<void> {
+  for (const group of chunk(chunk(requests, 25), 4)) {
     await Promise.all(
       group.map(async (part) => {
-        let pending = part.map((key) => ({ DeleteRequest: { Key: key } }));
+        let pending = part;
         for (let attempt = 0; pending.length > 0; attempt++) {
           await backoff(attempt);
           const result = await dynamo().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
-          pending = (result.UnprocessedItems?.[table()] ?? []) as typeof pending;
+          pending = (result.UnprocessedItems?.[table()] ?? []) as WriteRequest[];
         }
       }),
     );
   }
+}
+
+/** Reserves `count` consecutive ids of the sequence at once; the first of them. */
+export async function reserveItemIds(count: number): Promise<number> {
+  const result = await dynamo().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: itemKeys.counter(),
+      UpdateExpression: 'ADD #value :count',
+      ExpressionAttributeNames: { '#value': 'Value' },
+      ExpressionAttributeValues: { ':count': count },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(result.Attributes?.Value) - count + 1;
 }
 
 function chunk<T>(items: readonly T[], size: number): T[][] {
