@@ -323,6 +323,9 @@ function image(values: Record<string, SdkAttributeValue>): Record<string, Attrib
 
 /** Lambda's event is JSON: binaries arrive base64-encoded where the SDK gives Uint8Arrays. */
 function attribute(value: SdkAttributeValue): AttributeValue {
+  // The SDK reads an empty map ({"M": {}} on the wire) as a union with no member at all: `{}`. An attribute
+  // value always has exactly one member, so an empty one can only have been that map.
+  if (Object.keys(value).length === 0) return { M: {} };
   if (value.B !== undefined) return { B: Buffer.from(value.B).toString('base64') };
   if (value.BS !== undefined) return { BS: value.BS.map((item) => Buffer.from(item).toString('base64')) };
   if (value.M !== undefined) return { M: image(value.M) };

@@ -4,6 +4,7 @@ import {
   DeleteItemCommand,
   DynamoDBClient,
   PutItemCommand,
+  type AttributeValue as SdkAttributeValue,
   UpdateItemCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
@@ -114,6 +115,27 @@ describe('lib/local/stream-poller', () => {
       expect(remove).toMatchObject({ eventName: 'REMOVE', dynamodb: { OldImage: { Name: { S: 'two' } } } });
       expect(remove?.dynamodb?.NewImage).toBeUndefined();
       expect(remove?.userIdentity).toBeUndefined();
+    });
+
+    it('hands over every attribute type as Lambda does, empty maps and lists included', async () => {
+      const started = await recordingPoller();
+      try {
+        const attributes: Record<string, SdkAttributeValue> = {
+          Empty: { M: {} },
+          Nested: { M: { Inner: { M: {} }, List: { L: [] }, N: { N: '1' } } },
+          Set: { SS: ['a', 'b'] },
+          Numbers: { NS: ['1', '2'] },
+          Flag: { BOOL: true },
+          Nothing: { NULL: true },
+        };
+        await client.send(
+          new PutItemCommand({ TableName: tableName, Item: { pk: { S: 'types' }, ...attributes } }),
+        );
+        await vi.waitFor(() => expect(started.records).toHaveLength(1), { timeout: 2000, interval: 50 });
+        expect(started.records[0]?.dynamodb?.NewImage).toEqual({ pk: { S: 'types' }, ...attributes });
+      } finally {
+        await started.poller.stop();
+      }
     });
 
     it('reports a TTL deletion as REMOVE by the DynamoDB service, as DynamoDB does', async () => {
