@@ -1,5 +1,6 @@
 import type { BundlesResult } from './bundles';
 import type { SessionsResult } from './sessions';
+import type { SiteLookupGatewayResult } from './site-lookup-gateway';
 import type { StartResult } from './start-time';
 
 /** The goals of the benchmark issue, each figure judged against its own, and the printed table. */
@@ -9,6 +10,9 @@ export const goals = {
   bundleKb: 600,
   importMs: 80,
   startMs: 10_000,
+  lookupSpeedup: 100,
+  indexUpdateMs: 2_000,
+  indexMb: 100,
 } as const;
 
 export interface Verdict {
@@ -132,6 +136,95 @@ export function printStart(result: StartResult): void {
       run.javaLeft ? 'yes' : 'no',
     ]),
   );
+}
+
+/** benchSiteLookup's figures (bench/site-lookup.ts), in process. */
+export type SiteLookupResult = Record<string, unknown> & {
+  readonly coldCacheP50Us: number;
+  readonly coldCacheP99Us: number;
+  readonly warmCacheP50Us: number;
+  readonly warmCacheP99Us: number;
+  readonly referenceP50Ms: number;
+  readonly referenceP99Ms: number;
+  readonly speedupP50: number;
+  readonly indexMemoryMb: number;
+};
+
+export function siteLookupVerdicts(
+  inProcess?: SiteLookupResult,
+  gateway?: SiteLookupGatewayResult,
+): Verdict[] {
+  const verdicts: Verdict[] = [];
+  if (inProcess) {
+    verdicts.push({
+      measure: 'Site lookup in process: reference p50 / Kiroku p50 (cache emptied)',
+      value: `${inProcess.speedupP50}x (${inProcess.referenceP50Ms} ms / ${inProcess.coldCacheP50Us} µs)`,
+      goal: `>= ${goals.lookupSpeedup}x`,
+      pass: inProcess.speedupP50 >= goals.lookupSpeedup,
+    });
+    verdicts.push({
+      measure: 'Site-name index memory, 100,000 sites',
+      value: `${inProcess.indexMemoryMb} MB`,
+      goal: `< ${goals.indexMb} MB`,
+      pass: inProcess.indexMemoryMb < goals.indexMb,
+    });
+  }
+  if (inProcess && gateway) {
+    // The reference rebuilds its tree from the sites it holds in memory; through a gateway it would pay
+    // the same HTTP and DynamoDB costs as Kiroku on top, so its in-process time is a lower bound.
+    const speedup = Math.round(inProcess.referenceP50Ms / gateway.gatewayP50Ms);
+    verdicts.push({
+      measure: 'Site lookup through the gateway: reference p50 (in process, a lower bound) / Kiroku p50',
+      value: `${speedup}x (${inProcess.referenceP50Ms} ms / ${gateway.gatewayP50Ms} ms)`,
+      goal: `>= ${goals.lookupSpeedup}x`,
+      pass: speedup >= goals.lookupSpeedup,
+    });
+  }
+  if (gateway) {
+    verdicts.push({
+      measure: 'Site rename to updated index, seen by lookups (median / max)',
+      value: `${gateway.changeToIndexMs.median} / ${gateway.changeToIndexMs.max} ms`,
+      goal: `< ${goals.indexUpdateMs} ms`,
+      pass: gateway.changeToIndexMs.max < goals.indexUpdateMs,
+    });
+  }
+  return verdicts;
+}
+
+export function printSiteLookup(inProcess?: SiteLookupResult, gateway?: SiteLookupGatewayResult): void {
+  console.log('\nSite lookup on 100,000 sites (2,000 names shared by up to 50 sites each)');
+  const rows: (string | number)[][] = [];
+  if (inProcess) {
+    rows.push([
+      'Kiroku in process, cache emptied',
+      `${inProcess.coldCacheP50Us} µs`,
+      `${inProcess.coldCacheP99Us} µs`,
+    ]);
+    rows.push([
+      'Kiroku in process, cache hit',
+      `${inProcess.warmCacheP50Us} µs`,
+      `${inProcess.warmCacheP99Us} µs`,
+    ]);
+    rows.push([
+      'reference (rebuild + walk per request)',
+      `${inProcess.referenceP50Ms} ms`,
+      `${inProcess.referenceP99Ms} ms`,
+    ]);
+  }
+  if (gateway) {
+    rows.push([
+      `Kiroku through the gateway (${gateway.lookups} warm)`,
+      `${gateway.gatewayP50Ms} ms`,
+      `${gateway.gatewayP99Ms} ms`,
+    ]);
+  }
+  printTable(['', 'p50', 'p99'], rows);
+  if (gateway) {
+    console.log(
+      `  loading the sites: ${gateway.loadS} s; first index from the table: ${gateway.initialIndexMs} ms; ` +
+        `rename to lookup: median ${gateway.changeToIndexMs.median} ms, max ${gateway.changeToIndexMs.max} ms (${gateway.changeToIndexMs.runs} runs)`,
+    );
+  }
 }
 
 export function printVerdicts(verdicts: readonly Verdict[]): void {

@@ -5,10 +5,13 @@ import { type BundlesResult, benchBundles } from './bundles';
 import { projectRoot } from './children';
 import * as report from './report';
 import { benchSessions, type SessionsResult } from './sessions';
+import { benchSiteLookup } from './site-lookup';
+import { benchSiteLookupGateway } from './site-lookup-gateway';
 import { benchStart, type StartResult } from './start-time';
 
 /**
- * `npm run bench`: the three measurements of the performance issue in one run, printed as tables and
+ * `npm run bench`: the figures the issues ask for (sessions, bundles, start-up, site lookup) in one run,
+ * printed as tables and
  * written to bench/results/latest.json. A missed goal is a result, not a failure: the exit code is
  * non-zero only when a measurement could not be made.
  */
@@ -75,6 +78,11 @@ const bundles: BundlesResult | undefined = await phase('handler bundles', () =>
 
 const start: StartResult | undefined = await phase('npm start', () => benchStart(WARM_STARTS, startEnv));
 
+const lookupInProcess = (await phase('site lookup, in process', () => benchSiteLookup())) as
+  | report.SiteLookupResult
+  | undefined;
+const lookupGateway = await phase('site lookup, through the gateway', () => benchSiteLookupGateway());
+
 for (const result of sessions) {
   report.printSessions(result);
   verdicts.push(...report.sessionsVerdicts(result));
@@ -86,6 +94,10 @@ if (bundles) {
 if (start) {
   report.printStart(start);
   verdicts.push(...report.startVerdicts(start));
+}
+if (lookupInProcess || lookupGateway) {
+  report.printSiteLookup(lookupInProcess, lookupGateway);
+  verdicts.push(...report.siteLookupVerdicts(lookupInProcess, lookupGateway));
 }
 report.printVerdicts(verdicts);
 for (const failure of failures) console.log(`  could not measure: ${failure}`);
@@ -103,6 +115,7 @@ const results = {
   sessions,
   bundles,
   start,
+  siteLookup: { inProcess: lookupInProcess, gateway: lookupGateway },
 };
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nWritten to ${file} (${results.durationS} s)`);

@@ -37,13 +37,22 @@ async function main(): Promise<void> {
     console.error(`PORT: not a port number: ${process.env.PORT}`);
     process.exit(1);
   }
+  const heapMb = process.env.KIROKU_DYNAMODB_HEAP_MB
+    ? Number(process.env.KIROKU_DYNAMODB_HEAP_MB)
+    : undefined;
+  if (heapMb !== undefined && !(Number.isInteger(heapMb) && heapMb >= 64)) {
+    console.error(
+      `KIROKU_DYNAMODB_HEAP_MB: not a number of megabytes (64 or more): ${process.env.KIROKU_DYNAMODB_HEAP_MB}`,
+    );
+    process.exit(1);
+  }
   const basePath = normalizeBasePath(process.env.KIROKU_BASE_PATH);
   const dataDir = resolve(process.env.KIROKU_DATA_DIR || '.data');
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
   const [startedDb, startedS3] = await Promise.allSettled([
-    startDynamoDbLocal({ dbPath: resolve(dataDir, 'dynamodb') }),
+    startDynamoDbLocal({ dbPath: resolve(dataDir, 'dynamodb'), heapMb }),
     startS3Local({ directory: resolve(dataDir, 's3'), buckets: [BUCKET] }),
   ]);
   if (startedDb.status === 'fulfilled') dynamodb = startedDb.value;

@@ -23,6 +23,8 @@ export interface DynamoDbLocalOptions {
   readonly dbPath?: string;
   /** Fixed port; a free one is picked when absent. */
   readonly port?: number;
+  /** The JVM's heap: 256 MB serves tests and small data; 100,000 sites need about 1 GB. */
+  readonly heapMb?: number;
   /** Milliseconds to wait for the first successful ListTables. */
   readonly startTimeoutMs?: number;
 }
@@ -37,6 +39,7 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
+const DEFAULT_HEAP_MB = 256;
 const LAUNCHER_CLASS = 'KirokuLoopbackDynamoDBLocal';
 const LAUNCHER_SOURCE = `
 import java.lang.reflect.Field;
@@ -174,7 +177,7 @@ async function launch(
   const child = spawn(
     'java',
     [
-      '-Xmx256m',
+      `-Xmx${options.heapMb ?? DEFAULT_HEAP_MB}m`,
       '-XX:TieredStopAtLevel=1',
       `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
       ...main,

@@ -34,9 +34,12 @@ async function siteLookup(
   principal: Principal,
   originId: number,
 ): Promise<(name: string | null) => Promise<number>> {
-  const origin = await getSite(principal.tenantId, originId);
+  // The index's pointer is read beside the origin rather than after it: one round trip less per request.
+  const [origin, index] = await Promise.all([
+    getSite(principal.tenantId, originId),
+    loadIndex(principal.tenantId),
+  ]);
   if (!(await canReadOrCreateSite(principal, origin))) return async () => -1;
-  const index = await loadIndex(principal.tenantId);
   const allowed = new Map<number, Promise<boolean>>();
   const mayUse = (siteId: number) => {
     let answer = allowed.get(siteId);

@@ -1,0 +1,175 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { Agent } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
+import { itemKeys } from '../lib/items/keys';
+import type { ReferenceType } from '../lib/items/model';
+import { fromSite } from '../lib/items/site-repository';
+import { ensureTables } from '../lib/local/bootstrap';
+import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
+import { startS3Local } from '../lib/local/s3-local';
+import { startStreamPoller } from '../lib/local/stream-poller';
+import { pollerSubscriptions } from '../lib/local/stream-subscriptions';
+import { updateTenantIndex } from '../lib/sites/index-updater';
+import type { SiteEntry } from '../lib/sites/name-index';
+import { dynamo } from '../lib/storage/clients';
+import { tableName } from '../lib/storage/tables';
+import { streamSubscriptions } from '../lib/streams';
+import { drain, spawnNode, stop, waitForLine } from './children';
+import { post } from './http-post';
+import { generateSites, seededRandom } from './site-data';
+import { median, percentile, round } from './stats';
+
+/**
+ * The site lookup as deployed: 100,000 sites in the Items table, the index built and stored by the stream
+ * handler's code, GetClosestSiteId through the local gateway (in a child process, warm), and the time from
+ * a rename through updatesite until lookups see it (stream poller → handler → new index version).
+ */
+
+export interface SiteLookupGatewayResult {
+  readonly sites: number;
+  readonly loadS: number;
+  readonly initialIndexMs: number;
+  readonly lookups: number;
+  readonly gatewayP50Ms: number;
+  readonly gatewayP99Ms: number;
+  readonly changeToIndexMs: { readonly median: number; readonly max: number; readonly runs: number };
+}
+
+const TENANT = 1;
+
+export async function benchSiteLookupGateway(lookups = 2_000, renames = 5): Promise<SiteLookupGatewayResult> {
+  const s3Dir = await mkdtemp(join(tmpdir(), 'kiroku-bench-s3-'));
+  // 100,000 sites and their indexes outgrow the default 256 MB heap.
+  const dynamodb = await startDynamoDbLocal({ heapMb: 1024 });
+  const s3 = await startS3Local({ directory: s3Dir, buckets: ['kiroku-bench'] });
+  let gateway: ChildProcess | undefined;
+  let poller: Awaited<ReturnType<typeof startStreamPoller>> | undefined;
+  try {
+    process.env.KIROKU_DYNAMODB_ENDPOINT = dynamodb.endpoint;
+    process.env.KIROKU_S3_ENDPOINT = s3.endpoint;
+    process.env.KIROKU_BUCKET = 'kiroku-bench';
+    const tables = await ensureTables({ prefix: 'lookup-' });
+    const { apiKey } = await bootstrapAdministrator();
+    if (!apiKey) throw new Error('bootstrapAdministrator created no API key');
+
+    const { sites, sharedNames } = generateSites();
+    const loadStarted = performance.now();
+    await loadSites(sites);
+    const loadS = (performance.now() - loadStarted) / 1000;
+
+    // The first index of a tenant is built from its sites, as the stream handler does when none exists.
+    const indexStarted = performance.now();
+    await updateTenantIndex(TENANT, []);
+    const initialIndexMs = performance.now() - indexStarted;
+
+    poller = await startStreamPoller({
+      subscriptions: pollerSubscriptions(streamSubscriptions, tables),
+      startingPosition: 'LATEST',
+      pollIntervalMs: 100,
+    });
+    gateway = spawnNode(['--import', 'tsx', 'bench/serve.ts'], {
+      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    });
+    const [, url] = await waitForLine(gateway, /bench gateway listening on (\S+)/, 30_000);
+    drain(gateway);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const random = seededRandom(7);
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
+    const lookup = async (origin: number, name: string) => {
+      const answer = await post(agent, `${url}/api/items/${origin}/GetClosestSiteId`, {
+        ApiKey: apiKey,
+        FindSiteNames: [name],
+      });
+      if (answer.status !== 200)
+        throw new Error(`GetClosestSiteId answered ${answer.status}: ${answer.body}`);
+      return (JSON.parse(answer.body) as { Data: { SiteId: number }[] }).Data[0]?.SiteId;
+    };
+
+    for (let i = 0; i < 100; i++) await lookup(pick(sites).siteId, pick(sharedNames));
+    const latencies: number[] = [];
+    for (let i = 0; i < lookups; i++) {
+      const started = performance.now();
+      await lookup(pick(sites).siteId, pick(sharedNames));
+      latencies.push(performance.now() - started);
+    }
+
+    const delays: number[] = [];
+    const named = sites.filter((site) => site.siteName);
+    for (let run = 0; run < renames; run++) {
+      const site = pick(named);
+      const name = `renamed-${run}`;
+      const started = performance.now();
+      const updated = await post(agent, `${url}/api/items/${site.siteId}/updatesite`, {
+        ApiKey: apiKey,
+        SiteName: name,
+      });
+      if (updated.status !== 200) throw new Error(`updatesite answered ${updated.status}: ${updated.body}`);
+      while ((await lookup(site.siteId, name)) !== site.siteId) {
+        if (performance.now() - started > 30_000) throw new Error('a rename was not seen within 30 s');
+      }
+      delays.push(performance.now() - started);
+    }
+    agent.destroy();
+    return {
+      sites: sites.length,
+      loadS: round(loadS),
+      initialIndexMs: round(initialIndexMs),
+      lookups,
+      gatewayP50Ms: round(percentile(latencies, 50), 2),
+      gatewayP99Ms: round(percentile(latencies, 99), 2),
+      changeToIndexMs: { median: round(median(delays)), max: round(Math.max(...delays)), runs: renames },
+    };
+  } finally {
+    await poller?.stop();
+    if (gateway) await stop(gateway, 5_000);
+    await Promise.allSettled([dynamodb.stop(), s3.stop()]);
+    await rm(s3Dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes the sites as createsite stores them, 25 to a batch, several batches at once. */
+async function loadSites(sites: readonly SiteEntry[]): Promise<void> {
+  const time = Date.now();
+  const items = sites.map((site) =>
+    fromSite({
+      siteId: site.siteId,
+      tenantId: TENANT,
+      title: `Site ${site.siteId}`,
+      referenceType: site.referenceType as ReferenceType,
+      siteName: site.siteName ?? undefined,
+      siteGroupName: site.siteGroupName ?? undefined,
+      parentId: site.parentId,
+      inheritPermission: site.siteId,
+      permissions: ['User,1,511'],
+      siteSettings: {},
+      creator: 1,
+      updator: 1,
+      createdAt: time,
+      updatedAt: time,
+      ver: 1,
+    }),
+  );
+  const batches: Record<string, unknown>[][] = [];
+  for (let at = 0; at < items.length; at += 25) batches.push(items.slice(at, at + 25));
+  const workers = Array.from({ length: 8 }, async () => {
+    for (let batch = batches.shift(); batch; batch = batches.shift()) {
+      let pending = batch.map((Item) => ({ PutRequest: { Item } }));
+      while (pending.length > 0) {
+        const result = await dynamo().send(
+          new BatchWriteCommand({ RequestItems: { [tableName('items')]: pending } }),
+        );
+        pending = (result.UnprocessedItems?.[tableName('items')] ?? []) as typeof pending;
+      }
+    }
+  });
+  await Promise.all(workers);
+  // Later sites (the renames do not create any, but a user would) must not reuse the loaded ids.
+  const highest = Math.max(...sites.map((site) => site.siteId));
+  await dynamo().send(
+    new PutCommand({ TableName: tableName('items'), Item: { ...itemKeys.counter(), Value: highest } }),
+  );
+}
