@@ -41,11 +41,14 @@ function canonicalizeObject(value: Record<string, unknown>, shape: Record<string
   const result: Record<string, unknown> = {};
   const exact = new Set<string>();
   for (const [key, item] of Object.entries(value)) {
+    // Assigning it would set the copy's prototype; no schema has such a property.
+    if (key === '__proto__') continue;
     const isExact = Object.hasOwn(shape, key);
     const name = isExact ? key : (byLowerCase.get(key.toLowerCase()) ?? key);
     if (exact.has(name)) continue;
     if (isExact) exact.add(name);
-    const property = shape[name];
+    // Own properties only: `toString` or `constructor` in a body must not find Object.prototype's.
+    const property = Object.hasOwn(shape, name) ? shape[name] : undefined;
     result[name] = property ? canonicalize(item, property) : item;
   }
   return result;
