@@ -32,17 +32,36 @@ export function s3ClientConfig(env: NodeJS.ProcessEnv = process.env) {
   };
 }
 
-let documentClient: DynamoDBDocumentClient | undefined;
-let s3Client: S3Client | undefined;
-
-export function dynamo(): DynamoDBDocumentClient {
-  documentClient ??= DynamoDBDocumentClient.from(new DynamoDBClient(dynamoDbClientConfig()), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
-  return documentClient;
+/**
+ * One client per process, made again only if the endpoint it was made for changes: in Lambda never; in a
+ * local process that starts emulators anew (the benchmark's phases), so no call goes to a stopped one.
+ */
+function perEndpoint<T extends { destroy(): void }>(
+  endpoint: () => string | undefined,
+  make: () => T,
+): () => T {
+  let client: T | undefined;
+  let madeFor: string | undefined;
+  return () => {
+    const current = endpoint();
+    if (!client || current !== madeFor) {
+      client?.destroy();
+      client = make();
+      madeFor = current;
+    }
+    return client;
+  };
 }
 
-export function s3(): S3Client {
-  s3Client ??= new S3Client(s3ClientConfig());
-  return s3Client;
-}
+export const dynamo = perEndpoint(
+  () => process.env.KIROKU_DYNAMODB_ENDPOINT,
+  () =>
+    DynamoDBDocumentClient.from(new DynamoDBClient(dynamoDbClientConfig()), {
+      marshallOptions: { removeUndefinedValues: true },
+    }),
+);
+
+export const s3 = perEndpoint(
+  () => process.env.KIROKU_S3_ENDPOINT,
+  () => new S3Client(s3ClientConfig()),
+);
