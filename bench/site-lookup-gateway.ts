@@ -1,8 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
 import { itemKeys } from '../lib/items/keys';
@@ -10,7 +7,6 @@ import type { ReferenceType } from '../lib/items/model';
 import { fromSite } from '../lib/items/site-repository';
 import { ensureTables } from '../lib/local/bootstrap';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
-import { startS3Local } from '../lib/local/s3-local';
 import { startStreamPoller } from '../lib/local/stream-poller';
 import { pollerSubscriptions } from '../lib/local/stream-subscriptions';
 import { updateTenantIndex } from '../lib/sites/index-updater';
@@ -42,16 +38,12 @@ export interface SiteLookupGatewayResult {
 const TENANT = 1;
 
 export async function benchSiteLookupGateway(lookups = 2_000, renames = 5): Promise<SiteLookupGatewayResult> {
-  const s3Dir = await mkdtemp(join(tmpdir(), 'kiroku-bench-s3-'));
   // 100,000 sites and their indexes outgrow the default 256 MB heap.
   const dynamodb = await startDynamoDbLocal({ heapMb: 1024 });
-  const s3 = await startS3Local({ directory: s3Dir, buckets: ['kiroku-bench'] });
   let gateway: ChildProcess | undefined;
   let poller: Awaited<ReturnType<typeof startStreamPoller>> | undefined;
   try {
     process.env.KIROKU_DYNAMODB_ENDPOINT = dynamodb.endpoint;
-    process.env.KIROKU_S3_ENDPOINT = s3.endpoint;
-    process.env.KIROKU_BUCKET = 'kiroku-bench';
     const tables = await ensureTables({ prefix: 'lookup-' });
     const { apiKey } = await bootstrapAdministrator();
     if (!apiKey) throw new Error('bootstrapAdministrator created no API key');
@@ -126,8 +118,7 @@ export async function benchSiteLookupGateway(lookups = 2_000, renames = 5): Prom
   } finally {
     await poller?.stop();
     if (gateway) await stop(gateway, 5_000);
-    await Promise.allSettled([dynamodb.stop(), s3.stop()]);
-    await rm(s3Dir, { recursive: true, force: true });
+    await dynamodb.stop();
   }
 }
 

@@ -234,10 +234,9 @@ export const routes = [
     method: 'POST',
     path: '/api/items/{id}/get',
     handler: 'items-get',
-    // Writes: every read counts against the site's daily API limit. The bucket: integrated sites are
+    // Writes: every read counts against the site's daily API limit. Site indexes: integrated sites are
     // resolved by name through the site-name index.
-    tables: itemsWrite,
-    bucket: 'read',
+    tables: { ...itemsWrite, siteIndexes: 'read' },
     summary: 'Read a record, or a page of the records of the site {id} (Read)',
     request: items.recordGetRequest,
     response: items.recordPaged,
@@ -266,8 +265,7 @@ export const routes = [
     // The path is case-insensitive in the reference; the browser and script wrappers call it in lower case.
     aliases: ['/api/items/{id}/getclosestsiteid'],
     handler: 'items-getclosestsiteid',
-    tables: { items: 'read', accounts: 'read' },
-    bucket: 'read',
+    tables: { items: 'read', accounts: 'read', siteIndexes: 'read' },
     summary: 'The nearest site of each name, seen from site {id} (-1 when none, or not permitted)',
     request: sites.closestSiteRequest,
     response: sites.closestSiteResponse,

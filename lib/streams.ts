@@ -15,6 +15,6 @@ export interface StreamSubscriptionDefinition {
 }
 
 export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
-  // The site-name index of GetClosestSiteId: rebuilt from the sites' changes, stored in the bucket.
-  { table: 'items', handler: 'site-name-index', tables: { items: 'write' }, bucket: 'write' },
+  // The site-name index of GetClosestSiteId and integrated sites, kept from the sites' changes.
+  { table: 'items', handler: 'site-name-index', tables: { items: 'read', siteIndexes: 'write' } },
 ];

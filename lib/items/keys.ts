@@ -14,8 +14,6 @@ export const itemKeys = {
   item: (tenantId: number, id: number) => ({ pk: item(tenantId, id), sk: 'ITEM' }),
   /** A site's record count, beside the site, so record writes never touch the site item (nor its stream). */
   recordCount: (tenantId: number, siteId: number) => ({ pk: item(tenantId, siteId), sk: 'RECORDCOUNT' }),
-  /** Which stored version of the tenant's site-name index is current (lib/sites/index-store.ts). */
-  nameIndex: (tenantId: number) => ({ pk: `T${tenantId}#NAMEINDEX`, sk: 'POINTER' }),
   /** A site's API calls on one UTC day (Api.LimitPerSite); deleted with the site. */
   apiCount: (tenantId: number, siteId: number, day: string) => ({
     pk: item(tenantId, siteId),

@@ -1,33 +1,41 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock';
-import { itemKeys } from '../items/keys';
-import { isConditionFailure, table } from '../items/store';
-import { dynamo, s3 } from '../storage/clients';
+import { isConditionFailure } from '../items/store';
+import { dynamo } from '../storage/clients';
+import { tableName } from '../storage/tables';
 import type { NameIndex } from './name-index';
 import { deserializeNameIndex, serializeNameIndex } from './name-index-codec';
 
 /**
- * Where a tenant's site-name index lives: its bytes in S3, one object per version (2.8 MB for 100,000
- * sites: too large for a DynamoDB item), and which version is current in a pointer item of the Items table.
+ * Where a tenant's site-name index lives: the SiteIndexes table holds the bytes of each version in chunks
+ * (2.8 MB for 100,000 sites, over DynamoDB's 400 KB item limit) and a pointer to the current version.
  * A lookup reads the pointer with a consistent read and uses its in-memory copy only while the versions
- * agree, so it never answers from a stale index; the stream handler alone writes new versions.
+ * agree, so it never answers from a stale index; the stream handler alone writes new versions, all their
+ * chunks before it moves the pointer.
  */
 
 export interface IndexPointer {
   readonly version: number;
-  readonly objectKey: string;
 }
+
+/** Below the 400 KB item limit, with room for the keys. */
+const CHUNK_BYTES = 350 * 1024;
+
+const table = () => tableName('siteIndexes');
+const keys = {
+  pointer: (tenantId: number) => ({ pk: `T${tenantId}`, sk: 'POINTER' }),
+  version: (tenantId: number, version: number) => `T${tenantId}#V${version}`,
+  chunk: (at: number) => `CHUNK#${String(at).padStart(5, '0')}`,
+};
 
 /** The indexes this instance has loaded, by tenant: a warm Lambda reads the bytes only when they change. */
 const loaded = new Map<number, NameIndex>();
 
 export async function readPointer(tenantId: number): Promise<IndexPointer | undefined> {
   const result = await dynamo().send(
-    new GetCommand({ TableName: table(), Key: itemKeys.nameIndex(tenantId), ConsistentRead: true }),
+    new GetCommand({ TableName: table(), Key: keys.pointer(tenantId), ConsistentRead: true }),
   );
-  if (!result.Item) return undefined;
-  return { version: Number(result.Item.Version), objectKey: String(result.Item.ObjectKey) };
+  return result.Item ? { version: Number(result.Item.Version) } : undefined;
 }
 
 /** The tenant's current index, or undefined when none has been built (the tenant has no sites yet). */
@@ -37,14 +45,12 @@ export async function loadIndex(tenantId: number): Promise<NameIndex | undefined
     if (!pointer) return undefined;
     const cached = loaded.get(tenantId);
     if (cached?.version === pointer.version) return cached;
-    try {
-      const index = deserializeNameIndex(await readObject(pointer.objectKey));
-      loaded.set(tenantId, index);
-      return index;
-    } catch (error) {
-      // The writer deletes a version's bytes once the pointer has moved on: read the pointer again.
-      if (!(error instanceof NoSuchKey)) throw error;
-    }
+    const bytes = await readVersion(tenantId, pointer.version);
+    // The writer deletes a version's chunks once the pointer has moved on: read the pointer again.
+    if (!bytes) continue;
+    const index = deserializeNameIndex(bytes);
+    loaded.set(tenantId, index);
+    return index;
   }
   throw new Error(`the site-name index of tenant ${tenantId} kept changing while it was read`);
 }
@@ -58,7 +64,9 @@ export async function loadIndexForUpdate(
 ): Promise<{ index: NameIndex; pointer: IndexPointer } | undefined> {
   const pointer = await readPointer(tenantId);
   if (!pointer) return undefined;
-  return { index: deserializeNameIndex(await readObject(pointer.objectKey)), pointer };
+  const bytes = await readVersion(tenantId, pointer.version);
+  if (!bytes) throw new Error(`the site-name index of tenant ${tenantId} lost version ${pointer.version}`);
+  return { index: deserializeNameIndex(bytes), pointer };
 }
 
 /**
@@ -66,20 +74,21 @@ export async function loadIndexForUpdate(
  * another writer got there first (the caller reloads and applies its changes again).
  */
 export async function saveIndex(tenantId: number, index: NameIndex, previous: IndexPointer | undefined) {
-  const objectKey = `site-name-index/${tenantId}/${index.version}.bin`;
-  await s3().send(
-    new PutObjectCommand({ Bucket: bucket(), Key: objectKey, Body: serializeNameIndex(index) }),
-  );
+  const bytes = serializeNameIndex(index);
+  const chunks = [];
+  for (let at = 0; at * CHUNK_BYTES < bytes.length || at === 0; at++) {
+    chunks.push({
+      pk: keys.version(tenantId, index.version),
+      sk: keys.chunk(at),
+      Data: bytes.subarray(at * CHUNK_BYTES, (at + 1) * CHUNK_BYTES),
+    });
+  }
+  await batchWrite(chunks.map((Item) => ({ PutRequest: { Item } })));
   try {
     await dynamo().send(
       new PutCommand({
         TableName: table(),
-        Item: {
-          ...itemKeys.nameIndex(tenantId),
-          Version: index.version,
-          ObjectKey: objectKey,
-          UpdatedAt: now(),
-        },
+        Item: { ...keys.pointer(tenantId), Version: index.version, Bytes: bytes.length, UpdatedAt: now() },
         ...(previous
           ? {
               ConditionExpression: 'Version = :previous',
@@ -90,26 +99,68 @@ export async function saveIndex(tenantId: number, index: NameIndex, previous: In
     );
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    await deleteObject(objectKey);
+    await deleteVersion(tenantId, index.version);
     return false;
   }
   loaded.set(tenantId, index);
-  if (previous && previous.objectKey !== objectKey) await deleteObject(previous.objectKey);
+  if (previous && previous.version !== index.version) await deleteVersion(tenantId, previous.version);
   return true;
 }
 
-async function readObject(key: string): Promise<Uint8Array> {
-  const object = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
-  if (!object.Body) throw new Error(`empty site-name index object ${key}`);
-  return object.Body.transformToByteArray();
+/** A version's bytes, or undefined when its chunks are gone. */
+async function readVersion(tenantId: number, version: number): Promise<Uint8Array | undefined> {
+  const parts: Uint8Array[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :version',
+        ExpressionAttributeValues: { ':version': keys.version(tenantId, version) },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) parts.push(item.Data as Uint8Array);
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return parts.length === 0 ? undefined : Buffer.concat(parts);
 }
 
-async function deleteObject(key: string): Promise<void> {
-  await s3().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
+async function deleteVersion(tenantId: number, version: number): Promise<void> {
+  const pk = keys.version(tenantId, version);
+  const sks: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :version',
+        ExpressionAttributeValues: { ':version': pk },
+        ProjectionExpression: 'sk',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) sks.push(String(item.sk));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  await batchWrite(sks.map((sk) => ({ DeleteRequest: { Key: { pk, sk } } })));
 }
 
-function bucket(): string {
-  const name = process.env.KIROKU_BUCKET;
-  if (!name) throw new Error('KIROKU_BUCKET is not set');
-  return name;
+type WriteRequest =
+  | { PutRequest: { Item: Record<string, unknown> } }
+  | { DeleteRequest: { Key: Record<string, unknown> } };
+
+/** BatchWriteItem in batches of 25, again for what DynamoDB left unprocessed. */
+async function batchWrite(requests: readonly WriteRequest[]): Promise<void> {
+  for (let at = 0; at < requests.length; at += 25) {
+    let pending = requests.slice(at, at + 25);
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 1000)));
+      const result = await dynamo().send(
+        new BatchWriteCommand({ RequestItems: { [table()]: [...pending] } }),
+      );
+      pending = (result.UnprocessedItems?.[table()] ?? []) as WriteRequest[];
+    }
+  }
 }

@@ -85,6 +85,16 @@ export const tables = {
       },
     ],
   },
+  /**
+   * Each tenant's site-name index (lib/sites/index-store.ts): the bytes of each version in chunks, and a
+   * pointer to the current version. No stream: its writes would only feed large images to no one.
+   */
+  siteIndexes: {
+    id: 'SiteIndexes',
+    envVar: 'KIROKU_TABLE_SITE_INDEXES',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof tables;
