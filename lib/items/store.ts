@@ -1,12 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  QueryCommand,
-  type QueryCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { BadRequestError } from '../http/errors';
+import { backoff, batchWrite, chunk } from '../storage/batch';
 import { dynamo } from '../storage/clients';
 import { tableName } from '../storage/tables';
 import { itemKeys } from './keys';
@@ -18,18 +13,8 @@ export type Key = { readonly pk: string; readonly sk: string };
 export const table = () => tableName('items');
 
 /** Sites and records draw from one sequence, as in the reference. */
-export async function nextItemId(): Promise<number> {
-  const result = await dynamo().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: itemKeys.counter(),
-      UpdateExpression: 'ADD #value :one',
-      ExpressionAttributeNames: { '#value': 'Value' },
-      ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return Number(result.Attributes?.Value);
+export function nextItemId(): Promise<number> {
+  return reserveItemIds(1);
 }
 
 /** A condition of the write (or of a transaction's part) failed: the item changed, vanished or exists. */
@@ -99,29 +84,18 @@ export async function batchGet(keys: readonly Key[]): Promise<Record<string, unk
 
 /** Deletes `keys`, 25 to a request, a few requests at a time; unprocessed ones are retried. */
 export function batchDelete(keys: readonly Key[]): Promise<void> {
-  return batchWrite(keys.map((key) => ({ DeleteRequest: { Key: key } })));
+  return batchWrite(
+    table(),
+    keys.map((key) => ({ DeleteRequest: { Key: key } })),
+  );
 }
 
 /** Writes whole items, unconditionally, as batchDelete deletes. */
 export function batchPut(items: readonly Record<string, unknown>[]): Promise<void> {
-  return batchWrite(items.map((item) => ({ PutRequest: { Item: item } })));
-}
-
-type WriteRequest = { DeleteRequest: { Key: Key } } | { PutRequest: { Item: Record<string, unknown> } };
-
-async function batchWrite(requests: readonly WriteRequest[]): Promise<void> {
-  for (const group of chunk(chunk(requests, 25), 4)) {
-    await Promise.all(
-      group.map(async (part) => {
-        let pending = part;
-        for (let attempt = 0; pending.length > 0; attempt++) {
-          await backoff(attempt);
-          const result = await dynamo().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
-          pending = (result.UnprocessedItems?.[table()] ?? []) as WriteRequest[];
-        }
-      }),
-    );
-  }
+  return batchWrite(
+    table(),
+    items.map((item) => ({ PutRequest: { Item: item } })),
+  );
 }
 
 /** Reserves `count` consecutive ids of the sequence at once; the first of them. */
@@ -137,14 +111,4 @@ export async function reserveItemIds(count: number): Promise<number> {
     }),
   );
   return Number(result.Attributes?.Value) - count + 1;
-}
-
-function chunk<T>(items: readonly T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let index = 0; index < items.length; index += size) chunks.push(items.slice(index, index + size));
-  return chunks;
-}
-
-async function backoff(attempt: number): Promise<void> {
-  if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 2_000)));
 }

@@ -1,6 +1,7 @@
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock';
 import { isConditionFailure } from '../items/store';
+import { batchWrite } from '../storage/batch';
 import { dynamo } from '../storage/clients';
 import { tableName } from '../storage/tables';
 import type { NameIndex } from './name-index';
@@ -83,7 +84,10 @@ export async function saveIndex(tenantId: number, index: NameIndex, previous: In
       Data: bytes.subarray(at * CHUNK_BYTES, (at + 1) * CHUNK_BYTES),
     });
   }
-  await batchWrite(chunks.map((Item) => ({ PutRequest: { Item } })));
+  await batchWrite(
+    table(),
+    chunks.map((Item) => ({ PutRequest: { Item } })),
+  );
   try {
     await dynamo().send(
       new PutCommand({
@@ -110,6 +114,20 @@ export async function saveIndex(tenantId: number, index: NameIndex, previous: In
 /** A version's bytes, or undefined when its chunks are gone. */
 async function readVersion(tenantId: number, version: number): Promise<Uint8Array | undefined> {
   const parts: Uint8Array[] = [];
+  for await (const item of versionItems(tenantId, version, true)) parts.push(item.Data as Uint8Array);
+  return parts.length === 0 ? undefined : Buffer.concat(parts);
+}
+
+async function deleteVersion(tenantId: number, version: number): Promise<void> {
+  const requests = [];
+  for await (const { pk, sk } of versionItems(tenantId, version, false)) {
+    requests.push({ DeleteRequest: { Key: { pk, sk } } });
+  }
+  await batchWrite(table(), requests);
+}
+
+/** The chunks of one version, in order; without their bytes unless `withData`. */
+async function* versionItems(tenantId: number, version: number, withData: boolean) {
   let start: Record<string, unknown> | undefined;
   do {
     const page = await dynamo().send(
@@ -117,50 +135,11 @@ async function readVersion(tenantId: number, version: number): Promise<Uint8Arra
         TableName: table(),
         KeyConditionExpression: 'pk = :version',
         ExpressionAttributeValues: { ':version': keys.version(tenantId, version) },
-        ConsistentRead: true,
+        ...(withData ? { ConsistentRead: true } : { ProjectionExpression: 'pk, sk' }),
         ExclusiveStartKey: start,
       }),
     );
-    for (const item of page.Items ?? []) parts.push(item.Data as Uint8Array);
+    yield* page.Items ?? [];
     start = page.LastEvaluatedKey;
   } while (start);
-  return parts.length === 0 ? undefined : Buffer.concat(parts);
-}
-
-async function deleteVersion(tenantId: number, version: number): Promise<void> {
-  const pk = keys.version(tenantId, version);
-  const sks: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :version',
-        ExpressionAttributeValues: { ':version': pk },
-        ProjectionExpression: 'sk',
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) sks.push(String(item.sk));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  await batchWrite(sks.map((sk) => ({ DeleteRequest: { Key: { pk, sk } } })));
-}
-
-type WriteRequest =
-  | { PutRequest: { Item: Record<string, unknown> } }
-  | { DeleteRequest: { Key: Record<string, unknown> } };
-
-/** BatchWriteItem in batches of 25, again for what DynamoDB left unprocessed. */
-async function batchWrite(requests: readonly WriteRequest[]): Promise<void> {
-  for (let at = 0; at < requests.length; at += 25) {
-    let pending = requests.slice(at, at + 25);
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 1000)));
-      const result = await dynamo().send(
-        new BatchWriteCommand({ RequestItems: { [table()]: [...pending] } }),
-      );
-      pending = (result.UnprocessedItems?.[table()] ?? []) as WriteRequest[];
-    }
-  }
 }
