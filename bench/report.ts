@@ -2,6 +2,7 @@ import type { BundlesResult } from './bundles';
 import type { SessionsResult } from './sessions';
 import type { SiteLookupGatewayResult } from './site-lookup-gateway';
 import type { StartResult } from './start-time';
+import type { UploadResult } from './upload';
 
 /** The goals of the benchmark issue, each figure judged against its own, and the printed table. */
 
@@ -13,6 +14,9 @@ export const goals = {
   lookupSpeedup: 100,
   indexUpdateMs: 2_000,
   indexMb: 100,
+  uploadRatio: 0.5,
+  /** Peak memory of the serving process: 3 × the chunk size + 100 MB. */
+  uploadMemoryBaseMb: 100,
 } as const;
 
 export interface Verdict {
@@ -247,4 +251,39 @@ function printTable(header: readonly string[], rows: readonly (readonly (string 
   console.log(line(cells[0] ?? []));
   console.log(`  ${widths.map((width) => '-'.repeat(width)).join('  ')}`);
   for (const row of cells.slice(1)) console.log(line(row));
+}
+
+export function uploadVerdicts({ runs }: UploadResult): Verdict[] {
+  return runs.flatMap((run) => {
+    const limitMb = (3 * run.chunkMiB * 1024 * 1024) / 1e6 + goals.uploadMemoryBaseMb;
+    const verdicts: Verdict[] = [
+      {
+        measure: `Peak memory of the serving process, ${run.fileMiB} MiB upload`,
+        value: `${run.peakRssMb} MB (${run.rssBeforeMb} MB before)`,
+        goal: `< ${limitMb.toFixed(1)} MB`,
+        pass: run.peakRssMb < limitMb,
+      },
+    ];
+    if (run.fileMiB === 50) {
+      verdicts.unshift({
+        measure: `Upload of ${run.fileMiB} MiB in ${run.chunkMiB} MiB chunks / direct PutObject (MB/s)`,
+        value: `${run.ratio} (${run.uploadMBps} / ${run.directMBps})`,
+        goal: `>= ${goals.uploadRatio}`,
+        pass: run.ratio >= goals.uploadRatio,
+      });
+    }
+    return verdicts;
+  });
+}
+
+export function printUpload({ runs }: UploadResult): void {
+  console.log('\nBinary upload through the local gateway (chunks with Content-Range) vs a direct PutObject');
+  console.log('  file MiB  chunk MiB  upload MB/s  direct MB/s  ratio  RSS before MB  peak RSS MB  rounds');
+  for (const run of runs) {
+    console.log(
+      `  ${String(run.fileMiB).padStart(8)}  ${String(run.chunkMiB).padStart(9)}  ${String(run.uploadMBps).padStart(11)}` +
+        `  ${String(run.directMBps).padStart(11)}  ${String(run.ratio).padStart(5)}  ${String(run.rssBeforeMb).padStart(13)}` +
+        `  ${String(run.peakRssMb).padStart(11)}  ${String(run.rounds).padStart(6)}`,
+    );
+  }
 }

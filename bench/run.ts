@@ -8,11 +8,11 @@ import { benchSessions, type SessionsResult } from './sessions';
 import { benchSiteLookup } from './site-lookup';
 import { benchSiteLookupGateway } from './site-lookup-gateway';
 import { benchStart, type StartResult } from './start-time';
+import { benchUpload } from './upload';
 
 /**
- * `npm run bench`: the figures the issues ask for (sessions, bundles, start-up, site lookup) in one run,
- * printed as tables and
- * written to bench/results/latest.json. A missed goal is a result, not a failure: the exit code is
+ * `npm run bench`: the figures the issues ask for (sessions, bundles, start-up, site lookup, binary upload)
+ * in one run, printed as tables and written to bench/results/latest.json. A missed goal is a result, not a failure: the exit code is
  * non-zero only when a measurement could not be made.
  */
 
@@ -82,6 +82,7 @@ const lookupInProcess = (await phase('site lookup, in process', () => benchSiteL
   | report.SiteLookupResult
   | undefined;
 const lookupGateway = await phase('site lookup, through the gateway', () => benchSiteLookupGateway());
+const upload = await phase('binary upload', () => benchUpload());
 
 for (const result of sessions) {
   report.printSessions(result);
@@ -98,6 +99,10 @@ if (start) {
 if (lookupInProcess || lookupGateway) {
   report.printSiteLookup(lookupInProcess, lookupGateway);
   verdicts.push(...report.siteLookupVerdicts(lookupInProcess, lookupGateway));
+}
+if (upload) {
+  report.printUpload(upload);
+  verdicts.push(...report.uploadVerdicts(upload));
 }
 report.printVerdicts(verdicts);
 for (const failure of failures) console.log(`  could not measure: ${failure}`);
@@ -116,6 +121,7 @@ const results = {
   bundles,
   start,
   siteLookup: { inProcess: lookupInProcess, gateway: lookupGateway },
+  upload,
 };
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nWritten to ${file} (${results.durationS} s)`);

@@ -56,8 +56,12 @@ export class KirokuStack extends Stack {
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       versioned: false,
-      // Abandoned chunked uploads (CONTRACT section 6) must not keep their parts forever.
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      // Abandoned chunked uploads (CONTRACT section 6) must not keep their parts forever, nor the bytes
+      // held under uploads/ until they make a part (lib/binaries/object-store.ts).
+      lifecycleRules: [
+        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        { prefix: 'uploads/', expiration: Duration.days(2) },
+      ],
       removalPolicy: RemovalPolicy.RETAIN,
     });
     this.bindings = {
@@ -71,7 +75,8 @@ export class KirokuStack extends Stack {
       defaultIntegration: this.integration(this.createFunction(fallbackHandler, {})),
     });
     for (const route of routes as readonly Route[]) {
-      const integration = this.integration(this.createFunction(route.handler, route));
+      const memory = route.memoryMb ? { memorySize: route.memoryMb } : {};
+      const integration = this.integration(this.createFunction(route.handler, route, memory));
       for (const path of pathsOf(route)) {
         this.api.addRoutes({ path, methods: [apigwv2.HttpMethod[route.method]], integration });
       }

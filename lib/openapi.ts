@@ -33,21 +33,40 @@ export function openApiDocument(serverUrl = '/'): ReturnType<typeof createDocume
   });
 }
 
+function pathParameter(name: string) {
+  return name === 'guid' ? z.string().regex(/^[0-9A-Fa-f]{32}$/) : z.string().regex(/^-?\d+$/);
+}
+
 function operation(route: Route): ZodOpenApiOperationObject {
   const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
   return {
     operationId: route.handler,
     summary: route.summary,
-    ...(parameters.length > 0 && {
-      requestParams: {
-        path: z.object(Object.fromEntries(parameters.map((name) => [name, z.string().regex(/^-?\d+$/)]))),
+    requestParams: {
+      ...(parameters.length > 0 && {
+        path: z.object(Object.fromEntries(parameters.map((name) => [name, pathParameter(name)]))),
+      }),
+      ...(route.query && { query: route.query }),
+    },
+    ...(route.request && {
+      requestBody: {
+        required: true,
+        content: {
+          [route.requestType === 'multipart' ? 'multipart/form-data' : 'application/json']: {
+            schema: route.request,
+          },
+        },
       },
     }),
-    ...(route.request && {
-      requestBody: { required: true, content: { 'application/json': { schema: route.request } } },
-    }),
     responses: {
-      '200': { description: 'Success', content: { 'application/json': { schema: route.response } } },
+      ...(route.redirect
+        ? {
+            '302': {
+              description: 'Redirect to a presigned URL valid for 60 seconds',
+              headers: z.object({ location: z.string().meta({ description: 'The presigned URL' }) }),
+            },
+          }
+        : { '200': { description: 'Success', content: { 'application/json': { schema: route.response } } } }),
       default: {
         description: 'Error: the status is in StatusCode',
         content: { 'application/json': { schema: apiResultSchema } },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as accounts from './accounts/schemas';
+import * as binaries from './binaries/schemas';
 import { apiKeyResultSchema, apiResultSchema, pagedSchema } from './http/schemas';
 import * as packages from './items/package-schemas';
 import * as items from './items/schemas';
@@ -28,8 +29,15 @@ export interface Route {
   readonly tables: Readonly<Partial<Record<TableKey, TableAccess>>>;
   /** One line for the OpenAPI document. */
   readonly summary: string;
-  /** The JSON body's schema (undefined: no body). */
+  /** The body's schema (undefined: no body): JSON, unless `requestType` says multipart. */
   readonly request?: z.ZodType;
+  readonly requestType?: 'json' | 'multipart';
+  /** Query parameters, for the document. */
+  readonly query?: z.ZodObject;
+  /** Answers a redirect (302 to a presigned URL) on success instead of JSON. */
+  readonly redirect?: boolean;
+  /** Lambda memory in MB, when the function needs more than the default (uploads hold a part). */
+  readonly memoryMb?: number;
   /** The success body's schema; errors are always an ApiResult. */
   readonly response: z.ZodType;
 }
@@ -269,6 +277,64 @@ export const routes = [
     summary: 'The nearest site of each name, seen from site {id} (-1 when none, or not permitted)',
     request: sites.closestSiteRequest,
     response: sites.closestSiteResponse,
+  },
+  {
+    method: 'POST',
+    path: '/api/binaries/upload',
+    handler: 'binaries-upload',
+    bucket: 'write',
+    tables: { binaries: 'write', accounts: 'read' },
+    summary:
+      'Upload a file, whole or in chunks (Content-Range in the file part), for the site or record ?id=',
+    request: binaries.uploadForm,
+    requestType: 'multipart',
+    query: binaries.uploadQuery,
+    response: apiResultSchema,
+    memoryMb: 1769,
+  },
+  {
+    method: 'POST',
+    path: '/api/binaries/{guid}/upload',
+    handler: 'binaries-guid-upload',
+    bucket: 'write',
+    tables: { binaries: 'write', ...itemsWrite },
+    summary:
+      'New content for an attached file: kept under its GUID with ?overwrite=true, else added beside it (Update)',
+    request: binaries.uploadForm,
+    requestType: 'multipart',
+    query: binaries.overwriteQuery,
+    response: apiResultSchema,
+    memoryMb: 1769,
+  },
+  {
+    method: 'POST',
+    path: '/api/binaries/{guid}/get',
+    handler: 'binaries-get',
+    bucket: 'read',
+    tables: { binaries: 'read', ...itemsRead },
+    summary: 'A file of up to 4 MB as base64 in JSON (Read on its site or record, or its uploader)',
+    request: accounts.emptyRequest,
+    response: binaries.fileResponse,
+  },
+  {
+    method: 'GET',
+    path: '/binaries/{guid}/download',
+    handler: 'binaries-download',
+    bucket: 'read',
+    tables: { binaries: 'read', ...itemsRead },
+    summary: 'Download a file: a redirect to a presigned URL valid for 60 s (Read, or its uploader)',
+    redirect: true,
+    response: binaries.redirectResponse,
+  },
+  {
+    method: 'GET',
+    path: '/binaries/{guid}/show',
+    handler: 'binaries-show',
+    bucket: 'read',
+    tables: { binaries: 'read', ...itemsRead },
+    summary: 'Show a file inline (images embedded in text): a redirect to a presigned URL valid for 60 s',
+    redirect: true,
+    response: binaries.redirectResponse,
   },
   {
     method: 'POST',

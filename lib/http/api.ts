@@ -4,7 +4,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'a
 import type { z } from 'zod';
 import type { Principal } from '../accounts/principal';
 import { settings } from '../config/settings';
-import type { ApiEvent, ApiMiddleware } from './event';
+import type { ApiEvent, ApiMiddleware, ApiResult } from './event';
 import { logger } from './logger';
 import { type AuthenticateOptions, authenticate } from './middleware/authenticate';
 import { type EnvelopeOptions, envelope } from './middleware/envelope';
@@ -12,7 +12,6 @@ import { ipAllowList } from './middleware/ip-allow-list';
 import { type JsonBodyOptions, jsonBody } from './middleware/json-body';
 import { mimeCheck } from './middleware/mime-check';
 import { validate } from './middleware/validate';
-import type { ApiResponse } from './response';
 
 export interface EndpointOptions<S extends z.ZodType>
   extends Partial<EnvelopeOptions>,
@@ -40,7 +39,8 @@ export interface AuthenticatedRequest<T> extends EndpointRequest<T> {
   readonly principal: Principal;
 }
 
-type Business<T, R> = (request: R & EndpointRequest<T>) => Promise<ApiResponse>;
+/** A domain result for the envelope, or a finished HTTP response (a download's redirect). */
+type Business<T, R> = (request: R & EndpointRequest<T>) => Promise<ApiResult>;
 
 // Settings are validated once, when the handler module loads: a bad one fails the cold start, naming it.
 settings();
@@ -69,7 +69,7 @@ export function endpoint<S extends z.ZodType>(
   if (options.validateBeforeMime) checks.push(validate(options.schema), ...mime);
   else checks.push(...mime, validate(options.schema));
 
-  return middy<ApiEvent, ApiResponse, Error, Context>()
+  return middy<ApiEvent, ApiResult, Error, Context>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(requestState())
     .use(envelope(options))

@@ -11,6 +11,9 @@ export class ApiError extends Error {
     readonly statusCode: number,
     message: string,
     readonly reason?: string,
+    /** The HTTP status when it must differ from what the endpoint's status policy gives (the upload's
+     * transport failures, web-api.txt 7.2). */
+    readonly httpStatus?: number,
   ) {
     super(message);
   }
@@ -73,5 +76,26 @@ export class LockedRecordError extends ApiError {
 export class OverLimitApiError extends ApiError {
   constructor(siteId: number, limit: number) {
     super(429, messages.overLimitApi(siteId, limit), `site ${siteId} is over its daily API limit`);
+  }
+}
+
+/** 441: more files in an attachment column than it allows. */
+export class OverLimitQuantityError extends ApiError {
+  constructor(limit: number, reason: string) {
+    super(441, messages.overLimitQuantity(limit), reason);
+  }
+}
+
+/** 442: a file larger than allowed (BinaryStorage.MaxSize, or the column's LimitSize). */
+export class OverLimitSizeError extends ApiError {
+  constructor(limitMb: number, reason: string) {
+    super(442, messages.overLimitSize(limitMb), reason);
+  }
+}
+
+/** 443: the files of an attachment column together larger than it allows. */
+export class OverTotalLimitSizeError extends ApiError {
+  constructor(limitMb: number, reason: string) {
+    super(443, messages.overTotalLimitSize(limitMb), reason);
   }
 }

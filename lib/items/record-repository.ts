@@ -14,7 +14,7 @@ import {
   table,
 } from './store';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 export type Item =
   | { readonly kind: 'site'; readonly site: Site }
@@ -31,8 +31,11 @@ export async function findItem(tenantId: number, id: number): Promise<Item | und
   return undefined;
 }
 
-/** Creates the record in a live site and counts it, in one transaction. */
-export async function insertRecord(record: ItemRecord): Promise<void> {
+/**
+ * Creates the record in a live site and counts it, in one transaction, with `extra` writes that must go
+ * with it (the rows of the files it takes).
+ */
+export async function insertRecord(record: ItemRecord, extra: readonly TransactItem[] = []): Promise<void> {
   const item = fromRecord(record);
   assertItemSize(item);
   await write([
@@ -45,11 +48,16 @@ export async function insertRecord(record: ItemRecord): Promise<void> {
     },
     { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
     count(record, 1),
+    ...extra,
   ]);
 }
 
-/** Saves the record if nobody changed it since `before` was read (its Ver). */
-export async function updateRecord(before: ItemRecord, after: ItemRecord): Promise<void> {
+/** Saves the record if nobody changed it since `before` was read (its Ver), with `extra` writes. */
+export async function updateRecord(
+  before: ItemRecord,
+  after: ItemRecord,
+  extra: readonly TransactItem[] = [],
+): Promise<void> {
   const item = fromRecord(after);
   assertItemSize(item);
   await write([
@@ -61,6 +69,7 @@ export async function updateRecord(before: ItemRecord, after: ItemRecord): Promi
         ExpressionAttributeValues: { ':ver': before.ver },
       },
     },
+    ...extra,
   ]);
 }
 

@@ -1,5 +1,7 @@
 import type { Principal } from '../accounts/principal';
 import { getUser } from '../accounts/repository';
+import { deleteRecordFiles, guidsOf, planAttachments } from '../binaries/attachments';
+import { deleteObjects } from '../binaries/object-store';
 import { now } from '../clock';
 import { BadRequestError, LockedRecordError, NotFoundError } from '../http/errors';
 import { messages } from '../http/messages';
@@ -28,14 +30,25 @@ export async function createRecord(
   await requirePermission(principal, site, Permission.Create);
   const limits = await useApiCall(site);
   const time = now();
+  const recordId = await nextItemId();
+  const fields = mergeFields(input);
+  const files = await planAttachments(
+    principal,
+    site,
+    recordId,
+    undefined,
+    fields.Attachments,
+    [input.Body, ...Object.values(fields.Description)],
+    time,
+  );
   const record: ItemRecord = {
-    recordId: await nextItemId(),
+    recordId,
     tenantId: principal.tenantId,
     siteId,
     title: input.Title ?? '',
     body: input.Body,
     status: input.Status,
-    fields: mergeFields(input),
+    fields: { ...fields, Attachments: files.columns },
     locked: input.Locked ?? false,
     ...(input.Locked && { lockedBy: principal.userId, lockedAt: time }),
     creator: principal.userId,
@@ -44,7 +57,7 @@ export async function createRecord(
     updatedAt: time,
     ver: 1,
   };
-  await repository.insertRecord(record);
+  await repository.insertRecord(record, files.items);
   return apiResult({ id: record.recordId, message: messages.created(record.title), ...limits });
 }
 
@@ -93,12 +106,23 @@ export async function updateRecord(
   const time = now();
   const locking = input.Locked === true && !before.locked;
   const locked = input.Locked ?? before.locked;
+  const fields = mergeFields(input, before.fields);
+  const body = input.Body ?? before.body;
+  const files = await planAttachments(
+    principal,
+    site,
+    id,
+    before,
+    fields.Attachments,
+    [body, ...Object.values(fields.Description)],
+    time,
+  );
   const after: ItemRecord = {
     ...before,
     title: input.Title ?? before.title,
-    body: input.Body ?? before.body,
+    body,
     status: input.Status ?? before.status,
-    fields: mergeFields(input, before.fields),
+    fields: { ...fields, Attachments: files.columns },
     locked,
     lockedBy: locking ? principal.userId : locked ? before.lockedBy : undefined,
     lockedAt: locking ? time : locked ? before.lockedAt : undefined,
@@ -106,7 +130,8 @@ export async function updateRecord(
     updatedAt: time,
     ver: before.ver + 1,
   };
-  await repository.updateRecord(before, after);
+  await repository.updateRecord(before, after, files.items);
+  await deleteObjects(files.unusedObjects);
   return apiResult({ id, message: messages.updated(after.title), ...limits });
 }
 
@@ -116,10 +141,14 @@ export async function deleteRecord(principal: Principal, id: number): Promise<Ap
   const limits = await useApiCall(site);
   await requireUnlocked(principal, record);
   await repository.deleteRecord(record);
+  await deleteRecordFiles(record, guidsOf(record.fields.Attachments));
   return apiResult({ id, message: messages.deleted(record.title), ...limits });
 }
 
-async function recordInTenant(principal: Principal, id: number): Promise<{ site: Site; record: ItemRecord }> {
+export async function recordInTenant(
+  principal: Principal,
+  id: number,
+): Promise<{ site: Site; record: ItemRecord }> {
   const item = await repository.findItem(principal.tenantId, id);
   if (item?.kind !== 'record') throw new NotFoundError(`no record ${id} in tenant ${principal.tenantId}`);
   return { site: await siteInTenant(principal, item.record.siteId), record: item.record };
@@ -136,7 +165,7 @@ function requireRecordHolder(site: Site): void {
  * A locked record refuses changes (update, delete; uploads later) from anyone but the user who locked it;
  * tenant managers and privileged users may still change or unlock it. The time is ISO 8601 UTC.
  */
-async function requireUnlocked(principal: Principal, record: ItemRecord): Promise<void> {
+export async function requireUnlocked(principal: Principal, record: ItemRecord): Promise<void> {
   if (!record.locked || record.lockedBy === principal.userId) return;
   if (principal.tenantManager || principal.privileged) return;
   const locker = record.lockedBy === undefined ? undefined : await getUser(record.lockedBy);

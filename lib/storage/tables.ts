@@ -95,6 +95,18 @@ export const tables = {
     partitionKey: 'pk',
     sortKey: 'sk',
   },
+  /**
+   * Uploaded files (lib/binaries/): one row per file, keyed by tenant and GUID, and the state of each chunked
+   * upload in progress, which expires through the TTL (hence no secondary index on this table).
+   */
+  binaries: {
+    // Not 'Binaries': that is the bucket's construct id, and renaming a deployed bucket would replace it.
+    id: 'Files',
+    envVar: 'KIROKU_TABLE_BINARIES',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: 'ExpiresAt',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof tables;

@@ -102,7 +102,7 @@ describe('KirokuStack', () => {
           Runtime: 'nodejs24.x',
           Architectures: ['arm64'],
           Handler: 'index.handler',
-          MemorySize: 1024,
+          MemorySize: (routes as readonly Route[]).find((r) => r.handler === handler)?.memoryMb ?? 1024,
           Timeout: 29,
           LoggingConfig: { LogGroup: expect.anything() },
         });
@@ -228,7 +228,7 @@ describe('KirokuStack', () => {
   });
 
   describe('bucket', () => {
-    it('blocks public access, encrypts, and is retained', () => {
+    it('blocks public access, encrypts, is retained, and expires abandoned uploads', () => {
       template.hasResource('AWS::S3::Bucket', {
         DeletionPolicy: 'Retain',
         Properties: Match.objectLike({
@@ -244,7 +244,10 @@ describe('KirokuStack', () => {
             ],
           },
           LifecycleConfiguration: {
-            Rules: [{ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }],
+            Rules: [
+              { AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' },
+              { Prefix: 'uploads/', ExpirationInDays: 2, Status: 'Enabled' },
+            ],
           },
         }),
       });

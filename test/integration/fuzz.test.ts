@@ -12,7 +12,9 @@ let accounts: TestAccounts;
 const ABSENT_ID = 987654321;
 const GUARD = { SessionKey: 'fuzz-guard-☃', SessionValue: 'must survive', SavePerUser: true };
 
-const jsonRoutes = (routes as readonly Route[]).filter((route) => route.method === 'POST' && route.request);
+const jsonRoutes = (routes as readonly Route[]).filter(
+  (route) => route.method === 'POST' && route.request && route.requestType !== 'multipart',
+);
 
 function fieldNames(route: Route): string[] {
   const shape = (route.request as unknown as { shape?: Record<string, unknown> }).shape ?? {};

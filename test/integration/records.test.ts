@@ -49,7 +49,6 @@ describe('records', () => {
         DateC: '2024-05-06T07:08:09+09:00',
         DescriptionD: 'long',
         CheckE: true,
-        AttachmentsF: [{ Guid: 'abc', Name: 'a.txt', Added: true }],
       });
       expect(created.body).toEqual({
         Id: expect.any(Number),
@@ -77,7 +76,6 @@ describe('records', () => {
               DateHash: { DateC: '2024-05-05T22:08:09.000Z' },
               DescriptionHash: { DescriptionD: 'long' },
               CheckHash: { CheckE: true },
-              AttachmentsHash: { AttachmentsF: [{ Guid: 'abc', Name: 'a.txt', Added: true }] },
               Creator: writer.userId,
               Updator: writer.userId,
               CreatedTime: expect.stringMatching(/Z$/),

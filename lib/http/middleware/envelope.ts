@@ -34,10 +34,11 @@ export function envelope(options: Partial<EnvelopeOptions> = {}): ApiMiddleware 
     const id = request.event?.kiroku?.pathId ?? 0;
     if (error instanceof ApiError) {
       logger.info('request refused', { statusCode: error.statusCode, reason: error.reason ?? error.message });
-      request.response = toHttp(
+      const response = toHttp(
         apiResult({ id, statusCode: error.statusCode, message: error.message }),
         status,
       );
+      request.response = error.httpStatus ? { ...response, statusCode: error.httpStatus } : response;
       return;
     }
     logger.error('unexpected failure', error ?? 'unknown error');

@@ -1,0 +1,3 @@
+import { downloadEndpoint } from '../lib/binaries/download-endpoint';
+
+export const handler = downloadEndpoint('attachment');
