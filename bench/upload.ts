@@ -5,11 +5,12 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { BUNDLE_FILE, bundle } from '../infra/bundling';
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
 import { ensureTables } from '../lib/local/bootstrap';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { s3ClientConfig } from '../lib/storage/clients';
-import { drain, spawnNode, stop, waitForLine } from './children';
+import { drain, exited, spawnNode, stop, waitForLine } from './children';
 import { median, round } from './stats';
 
 /**
@@ -29,6 +30,11 @@ export interface UploadRun {
   /** Resident set of the serving process before the upload, and its peak by the end of it. */
   readonly rssBeforeMb: number;
   readonly peakRssMb: number;
+  /** The same for the deployed shape: the bundled upload function alone in a fresh Node process. */
+  readonly lambdaRssBeforeMb: number;
+  readonly lambdaPeakRssMb: number;
+  /** Its peak with a full garbage collection after every chunk: the working set of one chunk. */
+  readonly lambdaPeakRssCollectedMb: number;
   readonly rounds: number;
 }
 
@@ -64,6 +70,7 @@ export async function benchUpload(
     drain(s3Server);
     process.env.KIROKU_S3_ENDPOINT = s3Endpoint;
     const s3 = new S3Client(s3ClientConfig());
+    await bundle({ entry: 'functions/binaries-upload.ts', outdir: join(s3Dir, 'bundle') });
 
     for (const { fileMiB, rounds } of files) {
       const bytes = randomBytes(fileMiB * MiB);
@@ -104,6 +111,9 @@ export async function benchUpload(
         }
         const peakRssMb = await memoryOf(gateway, 'VmHWM');
         agent.destroy();
+        const bundleFile = join(s3Dir, 'bundle', BUNDLE_FILE);
+        const lambda = await lambdaUpload(bundleFile, apiKey, fileMiB, chunkMiB, false);
+        const collected = await lambdaUpload(bundleFile, apiKey, fileMiB, chunkMiB, true);
         const uploadMBps = median(upload);
         const directMBps = median(direct);
         runs.push({
@@ -114,6 +124,9 @@ export async function benchUpload(
           ratio: round(uploadMBps / directMBps, 2),
           rssBeforeMb: round(rssBeforeMb, 1),
           peakRssMb: round(peakRssMb, 1),
+          lambdaRssBeforeMb: round(lambda.rssBeforeMb, 1),
+          lambdaPeakRssMb: round(lambda.peakRssMb, 1),
+          lambdaPeakRssCollectedMb: round(collected.peakRssMb, 1),
           rounds,
         });
       } finally {
@@ -127,6 +140,39 @@ export async function benchUpload(
     await dynamodb.stop();
     await rm(s3Dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * bench/lambda-upload.mjs on the bundled handler, with a deployed function's environment; with `collect`,
+ * a full garbage collection after each chunk shows what one chunk needs, apart from when V8 collects.
+ */
+async function lambdaUpload(
+  bundleFile: string,
+  apiKey: string,
+  fileMiB: number,
+  chunkMiB: number,
+  collect: boolean,
+) {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => name.startsWith('KIROKU_') || name === 'PATH'),
+  );
+  const child = spawnNode(['bench/lambda-upload.mjs'], {
+    env: {
+      ...env,
+      AWS_REGION: 'us-east-1',
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+      KIROKU_PARAM_BinaryStorage_MaxSize: String(Math.max(50, fileMiB)),
+      BENCH_BUNDLE: bundleFile,
+      ...(collect && { BENCH_GC: '1', NODE_OPTIONS: '--expose-gc' }),
+      BENCH_API_KEY: apiKey,
+      BENCH_FILE_MIB: String(fileMiB),
+      BENCH_CHUNK_MIB: String(chunkMiB),
+    },
+  });
+  const [line] = await waitForLine(child, /^\{.*\}$/, 300_000);
+  const { code } = await exited(child);
+  if (code !== 0) throw new Error(`lambda-upload.mjs exited with ${code}`);
+  return JSON.parse(line) as { rssBeforeMb: number; peakRssMb: number };
 }
 
 /** The file in chunks, as a browser or script client sends it; the last answer. */

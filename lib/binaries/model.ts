@@ -48,6 +48,8 @@ export interface UploadState {
   readonly parts: readonly Part[];
   /** Objects holding the received bytes not yet in a part, in order, with their sizes. */
   readonly held: readonly { readonly key: string; readonly size: number }[];
+  /** Held objects whose bytes are in a part now: deleted once the upload is complete. */
+  readonly spent: readonly string[];
   /** The chunk that brought `received` to its value. */
   readonly last?: { readonly offset: number; readonly md5: string };
   /** The answer once the upload is complete and registered. */

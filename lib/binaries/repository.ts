@@ -139,41 +139,49 @@ export async function startUpload(state: UploadState): Promise<void> {
 }
 
 /**
- * Claims the chunk at `state.received` for a chunk with this MD5, unless another chunk (different bytes) is
- * being applied there: copies of one chunk may all proceed, since they write the same bytes to the same
- * places. A claim older than a Lambda's time limit is stale. False when the upload moved on or changed.
+ * Claims the chunk at `offset` of the upload under `key` for a chunk with this MD5, and answers the upload's
+ * state, in one write: unless another chunk (different bytes) is being applied there, copies of one chunk
+ * may all proceed, since they write the same bytes to the same places. A claim older than a Lambda's time
+ * limit is stale. Undefined when there is no such upload, or it is not at `offset` of `total`.
  */
-export async function claimChunk(state: UploadState, md5: string, staleAfterMs: number): Promise<boolean> {
+export async function claimChunk(
+  tenantId: number,
+  key: string,
+  chunk: { readonly offset: number; readonly total: number; readonly md5: string },
+  staleAfterMs: number,
+): Promise<UploadState | undefined> {
   const time = now();
   try {
-    await dynamo().send(
+    const result = await dynamo().send(
       new UpdateCommand({
         TableName: table(),
-        Key: binaryKeys.upload(state.tenantId, state.key),
+        Key: binaryKeys.upload(tenantId, key),
         UpdateExpression: 'SET #state.#claim = :claim',
         ConditionExpression:
-          '#state.#upload = :upload AND #state.#received = :received AND ' +
+          'ExpiresAt > :now AND #state.#received = :received AND #state.#total = :total AND ' +
           '(attribute_not_exists(#state.#claim) OR #state.#claim.#md5 = :md5 OR #state.#claim.#at < :stale)',
         ExpressionAttributeNames: {
           '#state': 'State',
           '#claim': 'claim',
-          '#upload': 'upload',
           '#received': 'received',
+          '#total': 'total',
           '#md5': 'md5',
           '#at': 'at',
         },
         ExpressionAttributeValues: {
-          ':claim': { md5, at: time },
-          ':upload': state.upload,
-          ':received': state.received,
-          ':md5': md5,
+          ':claim': { md5: chunk.md5, at: time },
+          ':now': Math.floor(time / 1000),
+          ':received': chunk.offset,
+          ':total': chunk.total,
+          ':md5': chunk.md5,
           ':stale': time - staleAfterMs,
         },
+        ReturnValues: 'ALL_NEW',
       }),
     );
-    return true;
+    return result.Attributes?.State as UploadState | undefined;
   } catch (error) {
-    if (isConditionFailure(error)) return false;
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 }

@@ -94,11 +94,17 @@ export async function receiveFile(upload: FileUpload, register: Register): Promi
       objectKey: objects.fileKey(upload.principal.tenantId, guid, id),
       parts: [],
       held: [],
+      spent: [],
       claim: { md5: chunkMd5, at: now() },
     };
     await repository.startUpload(state);
     return applyChunk(upload, state, chunkMd5, register);
   }
+
+  // The usual case in one write: the upload is at this chunk, which it now claims.
+  const chunk = { offset: range.from, total: range.total, md5: chunkMd5 };
+  const claimed = await repository.claimChunk(upload.principal.tenantId, key, chunk, STALE_CLAIM_MS);
+  if (claimed) return applyChunk(upload, claimed, chunkMd5, register);
 
   const state = await repository.getUpload(upload.principal.tenantId, key);
   if (!state) throw new BadRequestError(`no upload in progress for ${upload.file.name}`);
@@ -109,10 +115,7 @@ export async function receiveFile(upload: FileUpload, register: Register): Promi
   if (range.from !== state.received) {
     throw new BadRequestError(`chunk at ${range.from}, but ${state.received} bytes received`);
   }
-  if (!(await repository.claimChunk(state, chunkMd5, STALE_CLAIM_MS))) {
-    return afterConflict(upload, range.from, chunkMd5, register);
-  }
-  return applyChunk(upload, state, chunkMd5, register);
+  throw new BadRequestError(`another chunk at ${range.from} is being applied`);
 }
 
 /** A file in one request: straight into one object, nothing saved between requests. */
@@ -153,17 +156,17 @@ async function applyChunk(
     throw new BadRequestError('FileHash differs from the file');
   }
 
-  let { multipartId, parts, held } = state;
+  let { multipartId, parts, held, spent } = state;
   const heldBytes = held.reduce((sum, part) => sum + part.size, 0);
-  const flushed = held.map((part) => part.key);
   if (final || heldBytes + bytes.length >= objects.MIN_PART_BYTES) {
-    const body = held.length === 0 ? bytes : Buffer.concat([...(await readHeld(held)), bytes]);
+    const body = await objects.joined(held, bytes);
     if (final && multipartId === undefined) {
       await objects.putObject(state.objectKey, body, state.contentType);
     } else {
       multipartId ??= await objects.startMultipart(state.objectKey, state.contentType);
       parts = [...parts, await objects.uploadPart(state.objectKey, multipartId, parts.length + 1, body)];
     }
+    spent = [...spent, ...held.map((part) => part.key)];
     held = [];
   } else {
     const key = objects.heldKey(state.tenantId, state.guid, state.upload, state.received);
@@ -179,12 +182,12 @@ async function applyChunk(
     multipartId,
     parts,
     held,
+    spent,
     last: { offset: state.received, md5: chunkMd5 },
   };
   if (!(await repository.advanceUpload(state, after, chunkMd5))) {
     return afterConflict(upload, state.received, chunkMd5, register);
   }
-  if (held.length === 0 && flushed.length > 0) await objects.deleteObjects(flushed);
   return final ? complete(after, register) : { kind: 'progress', guid: after.guid };
 }
 
@@ -201,6 +204,8 @@ async function complete(state: UploadState, register: Register): Promise<Outcome
     size: state.total,
   });
   await repository.finishUpload(state, answer);
+  // Held bytes now in parts go in one call at the end; what a failure leaves, the bucket's rule expires.
+  await objects.deleteObjects(state.spent);
   return { kind: 'complete', answer };
 }
 
@@ -228,15 +233,11 @@ async function afterConflict(
   throw new BadRequestError(`another chunk at ${offset} is being applied, or the upload was restarted`);
 }
 
-async function readHeld(held: UploadState['held']): Promise<Buffer[]> {
-  return Promise.all(held.map((part) => objects.getObject(part.key)));
-}
-
 /** Gives up an upload: its state, its held bytes and its multipart upload. */
 async function discard(state: UploadState): Promise<void> {
   await repository.dropUpload(state);
   if (state.multipartId !== undefined) await objects.abortMultipart(state.objectKey, state.multipartId);
-  if (state.held.length > 0) await objects.deleteObjects(state.held.map((part) => part.key));
+  await objects.deleteObjects([...state.spent, ...state.held.map((part) => part.key)]);
   logger.info('upload discarded', { guid: state.guid, received: state.received });
 }
 

@@ -96,7 +96,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       isText,
       pathParameters: match?.parameters,
     });
-    if (mayExceedLimit(body, isText) && Buffer.byteLength(JSON.stringify(event)) > MAX_EVENT_BYTES) {
+    if (mayExceedLimit(body, isText) && eventBytes(event) > MAX_EVENT_BYTES) {
       return tooLarge(request, response);
     }
 
@@ -173,6 +173,15 @@ function mayExceedLimit(body: Buffer, isText: boolean): boolean {
   // JSON escaping turns one byte into at most six (\u0000); base64 turns three into four.
   const encoded = isText ? body.length * 6 : Math.ceil(body.length / 3) * 4;
   return encoded + EVENT_OVERHEAD_BOUND > MAX_EVENT_BYTES;
+}
+
+/**
+ * The event's size as Lambda receives it (JSON). A base64 body needs no escaping, so it is counted rather
+ * than serialized again: for a 4 MiB upload chunk that saves copying 5.6 MB once more per request.
+ */
+function eventBytes(event: APIGatewayProxyEventV2): number {
+  if (!event.isBase64Encoded || event.body === undefined) return Buffer.byteLength(JSON.stringify(event));
+  return Buffer.byteLength(JSON.stringify({ ...event, body: '' })) + event.body.length;
 }
 
 const MAX_HEADER_BYTES = 16 * 1024;

@@ -912,7 +912,8 @@ function watchParts() {
   s3().middlewareStack.add(
     (next, context) => async (args) => {
       if (context.commandName === 'UploadPartCommand') {
-        sizes.push((args.input as { Body: Uint8Array }).Body.length);
+        const input = args.input as { Body: Uint8Array; ContentLength?: number };
+        sizes.push(input.ContentLength ?? input.Body.length);
       }
       return next(args);
     },

@@ -68,6 +68,11 @@ describe('binaries', () => {
       },
     );
 
+    it('takes a part with an empty filename (a file input left empty) for no file', () => {
+      const form = multipartBody([{ fileName: '', bytes: Buffer.alloc(0) }]);
+      expect(parseUploadForm(form.body, form.contentType).file).toBeUndefined();
+    });
+
     it('takes filename* over filename, and drops a client path', () => {
       const body = Buffer.from(
         '--b\r\nContent-Disposition: form-data; name="f"; filename="C:\\\\tmp\\\\x.txt"; ' +
