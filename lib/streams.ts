@@ -17,4 +17,6 @@ export interface StreamSubscriptionDefinition {
 export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
   // The site-name index of GetClosestSiteId and integrated sites, kept from the sites' changes.
   { table: 'items', handler: 'site-name-index', tables: { items: 'read', siteIndexes: 'write' } },
+  // S3 objects of removed or overwritten files, and what abandoned uploads leave.
+  { table: 'binaries', handler: 'binary-objects', bucket: 'write' },
 ];

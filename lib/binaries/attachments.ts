@@ -10,7 +10,6 @@ import {
 } from '../http/errors';
 import type { Attachment, ItemRecord, Site } from '../items/model';
 import type { Binary } from './model';
-import { deleteObjects } from './object-store';
 import * as repository from './repository';
 
 /**
@@ -30,10 +29,8 @@ export type TransactItem =
 export interface AttachmentPlan {
   /** The attachment columns as the record stores them. */
   readonly columns: Record<string, Attachment[]>;
-  /** Written in the record's own transaction. */
+  /** Written in the record's own transaction; the Binaries stream then removes what S3 no longer needs. */
   readonly items: TransactItem[];
-  /** Objects no row points at once the transaction is through. */
-  readonly unusedObjects: string[];
 }
 
 /** DynamoDB takes 100 writes in a transaction; the record's own take at most three of them. */
@@ -125,32 +122,23 @@ export async function planAttachments(
     }
   }
 
-  const unusedObjects: string[] = [];
   for (const guid of owned) {
     if (listed.has(guid)) continue;
     const binary = await repository.getBinary(principal.tenantId, guid);
-    if (binary?.attached && binary.referenceId === recordId) {
-      items.push(repository.deleteItem(binary));
-      unusedObjects.push(binary.objectKey);
-    }
+    if (binary?.attached && binary.referenceId === recordId) items.push(repository.deleteItem(binary));
   }
   if (items.length > MAX_FILE_CHANGES) {
     throw new BadRequestError(`${items.length} file changes in one write; at most ${MAX_FILE_CHANGES}`);
   }
-  return { columns, items, unusedObjects };
+  return { columns, items };
 }
 
-/** After a record is deleted: the files attached to it go too. */
+/** After a record is deleted: the files attached to it go too (their objects through the stream). */
 export async function deleteRecordFiles(record: ItemRecord, guids: readonly string[]): Promise<void> {
-  const unused: string[] = [];
   for (const guid of guids) {
     const binary = await repository.getBinary(record.tenantId, guid);
-    if (binary?.attached && binary.referenceId === record.recordId) {
-      await repository.deleteBinary(binary);
-      unused.push(binary.objectKey);
-    }
+    if (binary?.attached && binary.referenceId === record.recordId) await repository.deleteBinary(binary);
   }
-  await deleteObjects(unused);
 }
 
 /** 441 over the column's count, 442 for a file over its size, 443 over its total size. */

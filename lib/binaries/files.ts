@@ -236,10 +236,6 @@ async function storeInRecord(
     overwrite ? repository.replaceContentItem(current, row) : repository.insertItem(row),
     ...dropped.map((binary) => repository.deleteItem(binary)),
   ]);
-  await objects.deleteObjects([
-    ...(overwrite ? [current.objectKey] : []),
-    ...dropped.map((binary) => binary.objectKey),
-  ]);
   return { id: record.recordId, message: messages.updated(after.title), ...limits };
 }
 

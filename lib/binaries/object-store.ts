@@ -183,18 +183,32 @@ export async function abortMultipart(key: string, uploadId: string): Promise<voi
   }
 }
 
-/** Best effort as well: a key left behind is either unreferenced or under the expiring `uploads/`. */
-export async function deleteObjects(keys: readonly string[]): Promise<void> {
+/**
+ * Deletes objects. Best effort by default, for a request that has its answer already: a key left behind is
+ * unreferenced or under the expiring `uploads/`, and the Binaries stream handler deletes again. `strict`
+ * (that handler) throws instead, so that its batch is retried.
+ */
+export async function deleteObjects(
+  keys: readonly string[],
+  options: { strict?: boolean } = {},
+): Promise<void> {
   for (let at = 0; at < keys.length; at += 1000) {
+    const batch = keys.slice(at, at + 1000);
     try {
-      await s3().send(
+      const result = await s3().send(
         new DeleteObjectsCommand({
           Bucket: bucket(),
-          Delete: { Objects: keys.slice(at, at + 1000).map((Key) => ({ Key })), Quiet: true },
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
         }),
       );
+      if (result.Errors?.length) {
+        throw new Error(
+          `could not delete ${result.Errors.map((error) => `${error.Key}: ${error.Code}`).join(', ')}`,
+        );
+      }
     } catch (error) {
-      logger.warn('could not delete objects', { keys: keys.slice(at, at + 1000), error });
+      if (options.strict) throw error;
+      logger.warn('could not delete objects', { keys: batch, error });
     }
   }
 }

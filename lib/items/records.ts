@@ -1,7 +1,6 @@
 import type { Principal } from '../accounts/principal';
 import { getUser } from '../accounts/repository';
 import { deleteRecordFiles, guidsOf, planAttachments } from '../binaries/attachments';
-import { deleteObjects } from '../binaries/object-store';
 import { now } from '../clock';
 import { BadRequestError, LockedRecordError, NotFoundError } from '../http/errors';
 import { messages } from '../http/messages';
@@ -131,7 +130,6 @@ export async function updateRecord(
     ver: before.ver + 1,
   };
   await repository.updateRecord(before, after, files.items);
-  await deleteObjects(files.unusedObjects);
   return apiResult({ id, message: messages.updated(after.title), ...limits });
 }
 

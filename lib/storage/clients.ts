@@ -53,7 +53,9 @@ function perEndpoint<T extends { destroy(): void }>(
   };
 }
 
-export const dynamo = perEndpoint(
+// Pure: a bundle that never calls one of these leaves its client out (esbuild drops unused pure calls),
+// so that only the functions that touch S3 carry the S3 client.
+export const dynamo = /* @__PURE__ */ perEndpoint(
   () => process.env.KIROKU_DYNAMODB_ENDPOINT,
   () =>
     DynamoDBDocumentClient.from(new DynamoDBClient(dynamoDbClientConfig()), {
@@ -61,7 +63,7 @@ export const dynamo = perEndpoint(
     }),
 );
 
-export const s3 = perEndpoint(
+export const s3 = /* @__PURE__ */ perEndpoint(
   () => process.env.KIROKU_S3_ENDPOINT,
   () => new S3Client(s3ClientConfig()),
 );

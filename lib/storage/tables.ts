@@ -106,6 +106,8 @@ export const tables = {
     partitionKey: 'pk',
     sortKey: 'sk',
     ttlAttribute: 'ExpiresAt',
+    // Feeds the removal of S3 objects nothing points at any more (lib/binaries/cleanup.ts).
+    stream: true,
   },
 } as const satisfies Record<string, TableDefinition>;
 

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadSettings, useSettings } from '../../lib/config/settings';
 import { dynamo, s3 } from '../../lib/storage/clients';
 import { createUser, seedAccounts, type TestAccounts, type TestUser } from '../fixtures/accounts';
@@ -73,7 +74,7 @@ const readRecord = async (id: number, key = admin) => {
 };
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ streams: true });
   accounts = await seedAccounts(stack.url);
   admin = accounts.admin.apiKey;
   writer = await createUser(stack.url, admin, `writer-${Date.now()}`);
@@ -193,6 +194,129 @@ describe('binary upload', () => {
       expect(last.body).toEqual({ Id: expect.any(Number), StatusCode: 200, Message: guid });
       expect(Number(last.body.Id)).toBeGreaterThan(0);
       expect((await download(guid, writer.apiKey)).bytes).toEqual(bytes);
+    });
+  });
+
+  describe('the StatusCode table (web-api.txt 7.2)', () => {
+    const small = { fileName: 'row.txt', bytes: VECTOR, contentType: 'text/plain' };
+    /** A record of a site whose AttachmentsA column has `limits`, holding one file; the file's GUID. */
+    async function attachedIn(limits: object = {}, permissions: string[] = [`User,${writer.userId},15`]) {
+      const site = await createSite(stack.url, admin, 0, {
+        ReferenceType: 'Results',
+        Permissions: permissions,
+        SiteSettings: { Columns: [{ ColumnName: 'AttachmentsA', ...limits }] },
+      });
+      const guid = await uploaded(writer.apiKey, VECTOR, 'row.txt', site);
+      const id = await createRecord(stack.url, writer.apiKey, site, {
+        Title: 'Row',
+        AttachmentsA: [{ Guid: guid, Name: 'row.txt', Added: true }],
+      });
+      return { site, id, guid };
+    }
+
+    it.each([
+      [200, 'Success', 'GUID of the file', async () => uploadFile(uploadUrl(), writer.apiKey, small)],
+      [
+        400,
+        'Invalid request',
+        'Invalid-request message',
+        async () => uploadFile(uploadUrl(0), writer.apiKey, small),
+      ],
+      [
+        401,
+        'Authentication error',
+        'Could-not-authenticate message',
+        async () => uploadFile(uploadUrl(), 'f'.repeat(128), small),
+      ],
+      [
+        403,
+        'No permission',
+        'No-permission message',
+        async () => {
+          const { guid } = await attachedIn({}, [`User,${writer.userId},15`, `User,${reader.userId},1`]);
+          return uploadFile(guidUrl(guid, '?overwrite=true'), reader.apiKey, small);
+        },
+      ],
+      [
+        404,
+        'Target not found',
+        'Not-found message',
+        async () => uploadFile(guidUrl('F'.repeat(32)), writer.apiKey, small),
+      ],
+      [
+        405,
+        'Record locked',
+        'Message naming the record and the locking user and time',
+        async () => {
+          const { id, guid } = await attachedIn({}, [
+            `User,${writer.userId},15`,
+            `User,${outsider.userId},15`,
+          ]);
+          await call(stack.url, `/api/items/${id}/update`, { ApiKey: writer.apiKey, Locked: true });
+          return uploadFile(guidUrl(guid, '?overwrite=true'), outsider.apiKey, small);
+        },
+      ],
+      [
+        429,
+        'API limit exceeded',
+        'Message naming the site and the limit per day',
+        async () => {
+          // The record's create is the site's one call of the day.
+          useSettings(loadSettings({ ...process.env, KIROKU_PARAM_Api_LimitPerSite: '1' }));
+          const { guid } = await attachedIn();
+          return uploadFile(guidUrl(guid, '?overwrite=true'), writer.apiKey, small);
+        },
+      ],
+      [
+        442,
+        'File size over the limit',
+        'Over-capacity message for a file',
+        async () => {
+          useSettings(loadSettings({ ...process.env, KIROKU_PARAM_BinaryStorage_MaxSize: '0.00001' }));
+          return uploadFile(uploadUrl(), writer.apiKey, small);
+        },
+      ],
+      [
+        443,
+        'Total size over the limit',
+        'Total attachable capacity message',
+        async () => {
+          const { guid } = await attachedIn({ TotalLimitSize: 0.00002 });
+          return uploadFile(guidUrl(guid), writer.apiKey, small);
+        },
+      ],
+      [
+        500,
+        'Server error',
+        'Message by cause',
+        async () => {
+          const fault = injectFault('s3', 'before', (command) => command === 'PutObjectCommand');
+          try {
+            return await uploadFile(uploadUrl(), writer.apiKey, small);
+          } finally {
+            fault.stop();
+          }
+        },
+      ],
+    ] as const)('StatusCode %i: %s (%s)', async (statusCode, _meaning, message, send) => {
+      const answer = await send();
+      expect(answer.body).toMatchObject({ StatusCode: statusCode });
+      // Every processed request is HTTP 200; a server fault is an HTTP 500 (CONTRACT section 1).
+      expect(answer.status).toBe(statusCode === 500 ? 500 : 200);
+      const text = String(answer.body.Message);
+      const expected: Record<number, RegExp> = {
+        200: GUID,
+        400: /^Invalid request\.$/,
+        401: /^Unable to authorize\.$/,
+        403: /^You do not have permission to perform this operation\.$/,
+        404: /^The specified information was not found\.$/,
+        405: /^Record \d+ has been locked by .+ at .+\.$/,
+        429: /^The API limit \(1 Requests\/Day\) that can be used on the site with ID \d+ has been exceeded\.$/,
+        442: /^There is a file exceeding the max\. size of 0\.00001 MB\.$/,
+        443: /^Up to 0\.00002 MB can be attached\.$/,
+        500: /^An internal server error occurred\.$/,
+      };
+      expect(text, message).toMatch(expected[statusCode] as RegExp);
     });
   });
 
@@ -834,6 +958,54 @@ describe('binary upload', () => {
         Message: `The API limit (1 Requests/Day) that can be used on the site with ID ${site} has been exceeded.`,
       });
       expect(id).toBeGreaterThan(0);
+    });
+  });
+
+  describe('S3 objects nothing points at (the Binaries stream)', () => {
+    const keysUnder = async (prefix: string) => {
+      const listed = await s3().send(new ListObjectsV2Command({ Bucket: stack.bucket, Prefix: prefix }));
+      return (listed.Contents ?? []).map((object) => String(object.Key));
+    };
+    const tenantFiles = (guid: string) => `files/1/${guid}/`;
+
+    it('removes the object of a deleted record’s file, and the old object of an overwrite, within 2 s', async () => {
+      const kept = await uploaded(writer.apiKey, VECTOR, 'kept.txt');
+      const id = await recordWith(writer.apiKey, kept);
+      const [first] = await keysUnder(tenantFiles(kept));
+      expect(first).toBeDefined();
+      await uploadFile(guidUrl(kept, '?overwrite=true'), writer.apiKey, {
+        fileName: 'v2.txt',
+        bytes: Buffer.from('v2'),
+      });
+      await vi.waitFor(async () => expect(await keysUnder(tenantFiles(kept))).not.toContain(first), {
+        timeout: 2000,
+        interval: 100,
+      });
+      expect(await keysUnder(tenantFiles(kept))).toHaveLength(1);
+      await call(stack.url, `/api/items/${id}/delete`, { ApiKey: writer.apiKey });
+      await vi.waitFor(async () => expect(await keysUnder(tenantFiles(kept))).toEqual([]), {
+        timeout: 2000,
+        interval: 100,
+      });
+    });
+
+    it('removes the held bytes of an upload that a new first chunk replaced', async () => {
+      const bytes = patternBytes(30, 21);
+      const chunk = (from: number, length: number) =>
+        uploadFile(uploadUrl(), writer.apiKey, {
+          fileName: 'restarted.bin',
+          bytes: bytes.subarray(from, from + length),
+          contentRange: rangeOf(from, length, bytes.length),
+        });
+      const abandoned = String((await chunk(0, 10)).body.Message);
+      expect(await keysUnder(`uploads/1/${abandoned}/`)).toHaveLength(1);
+      const restarted = String((await chunk(0, 10)).body.Message);
+      expect(restarted).not.toBe(abandoned);
+      await vi.waitFor(async () => expect(await keysUnder(`uploads/1/${abandoned}/`)).toEqual([]), {
+        timeout: 2000,
+        interval: 100,
+      });
+      expect(await keysUnder(`uploads/1/${restarted}/`)).toHaveLength(1);
     });
   });
 
