@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateTableCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStreamPoller } from '../../lib/local/stream-poller';
 import { dynamoDbClientConfig } from '../../lib/storage/clients';
+import { createStreamTable } from '../fixtures/stream-table';
 
 /** The poller's checkpoint file against DynamoDB Local: what a restart of npm start goes through. */
 describe('lib/local/stream-poller', () => {
@@ -18,16 +19,7 @@ describe('lib/local/stream-poller', () => {
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'kiroku-checkpoints-'));
     tableName = `checkpoints-${randomBytes(4).toString('hex')}`;
-    const created = await client.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
-      }),
-    );
-    streamArn = created.TableDescription?.LatestStreamArn ?? '';
+    streamArn = await createStreamTable(client, tableName);
   });
   afterAll(async () => {
     client.destroy();

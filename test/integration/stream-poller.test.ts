@@ -1,18 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import {
-  CreateTableCommand,
   DeleteItemCommand,
   DynamoDBClient,
   PutItemCommand,
   type AttributeValue as SdkAttributeValue,
   UpdateItemCommand,
-  UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { type StreamPoller, startStreamPoller } from '../../lib/local/stream-poller';
 import { dynamoDbClientConfig } from '../../lib/storage/clients';
+import { createStreamTable } from '../fixtures/stream-table';
 
 describe('lib/local/stream-poller', () => {
   const client = new DynamoDBClient(dynamoDbClientConfig());
@@ -217,24 +216,3 @@ describe('lib/local/stream-poller', () => {
     }, 30_000);
   });
 });
-
-/** A table with a NEW_AND_OLD_IMAGES stream and TTL on ExpiresAt; its stream ARN. */
-async function createStreamTable(client: DynamoDBClient, tableName: string): Promise<string> {
-  const created = await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
-    }),
-  );
-  // A table without secondary indexes, so that DynamoDB Local's TTL job does delete (local-emulators.md A).
-  await client.send(
-    new UpdateTimeToLiveCommand({
-      TableName: tableName,
-      TimeToLiveSpecification: { Enabled: true, AttributeName: 'ExpiresAt' },
-    }),
-  );
-  return created.TableDescription?.LatestStreamArn ?? '';
-}
