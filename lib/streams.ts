@@ -17,6 +17,8 @@ export interface StreamSubscriptionDefinition {
 export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
   // The site-name index of GetClosestSiteId and integrated sites, kept from the sites' changes.
   { table: 'items', handler: 'site-name-index', tables: { items: 'read', siteIndexes: 'write' } },
+  // The files of deleted records, whether deleted alone or with their site.
+  { table: 'items', handler: 'record-files', tables: { binaries: 'write' } },
   // S3 objects of removed or overwritten files, and what abandoned uploads leave.
   { table: 'binaries', handler: 'binary-objects', bucket: 'write' },
 ];

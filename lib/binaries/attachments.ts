@@ -133,14 +133,6 @@ export async function planAttachments(
   return { columns, items };
 }
 
-/** After a record is deleted: the files attached to it go too (their objects through the stream). */
-export async function deleteRecordFiles(record: ItemRecord, guids: readonly string[]): Promise<void> {
-  for (const guid of guids) {
-    const binary = await repository.getBinary(record.tenantId, guid);
-    if (binary?.attached && binary.referenceId === record.recordId) await repository.deleteBinary(binary);
-  }
-}
-
 /** 441 over the column's count, 442 for a file over its size, 443 over its total size. */
 export function checkColumnLimits(site: Site, column: string, list: readonly Attachment[]): void {
   const limits = columnSettings(site, column);
@@ -173,7 +165,8 @@ export function guidsOf(columns: Readonly<Record<string, readonly Attachment[]>>
   return Object.values(columns).flatMap((entries) => entries.map((entry) => entry.Guid.toUpperCase()));
 }
 
-function embeddedGuids(texts: readonly (string | undefined)[]): Set<string> {
+/** GUIDs written in text (`/binaries/<guid>/show` in Body or a Description), upper-cased, at most 100. */
+export function embeddedGuids(texts: readonly (string | undefined)[]): Set<string> {
   const found = new Set<string>();
   for (const text of texts) {
     for (const match of text?.matchAll(EMBEDDED_GUID) ?? []) {

@@ -1,3 +1,4 @@
+import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import type { UploadState } from './model';
@@ -37,5 +38,5 @@ export function cleanupOf(records: readonly DynamoDBRecord[]): Cleanup {
 }
 
 function imageOf(image: Record<string, AttributeValue> | undefined): Record<string, unknown> | undefined {
-  return image ? unmarshall(image as Parameters<typeof unmarshall>[0]) : undefined;
+  return image ? unmarshall(image as Record<string, SdkAttributeValue>) : undefined;
 }

@@ -1,6 +1,6 @@
 import type { Principal } from '../accounts/principal';
 import { getUser } from '../accounts/repository';
-import { deleteRecordFiles, guidsOf, planAttachments } from '../binaries/attachments';
+import { planAttachments } from '../binaries/attachments';
 import { now } from '../clock';
 import { BadRequestError, LockedRecordError, NotFoundError } from '../http/errors';
 import { messages } from '../http/messages';
@@ -138,8 +138,8 @@ export async function deleteRecord(principal: Principal, id: number): Promise<Ap
   await requirePermission(principal, site, Permission.Delete);
   const limits = await useApiCall(site);
   await requireUnlocked(principal, record);
+  // Its files go through the Items stream (functions/record-files.ts), for deletesite's records alike.
   await repository.deleteRecord(record);
-  await deleteRecordFiles(record, guidsOf(record.fields.Attachments));
   return apiResult({ id, message: messages.deleted(record.title), ...limits });
 }
 

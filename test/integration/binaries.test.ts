@@ -982,11 +982,35 @@ describe('binary upload', () => {
         interval: 100,
       });
       expect(await keysUnder(tenantFiles(kept))).toHaveLength(1);
+      // Through two streams: the record's REMOVE deletes the file's row, whose REMOVE deletes the object.
       await call(stack.url, `/api/items/${id}/delete`, { ApiKey: writer.apiKey });
       await vi.waitFor(async () => expect(await keysUnder(tenantFiles(kept))).toEqual([]), {
-        timeout: 2000,
+        timeout: 4000,
         interval: 100,
       });
+    });
+
+    it('removes the files of a deleted site’s records, listed or embedded', async () => {
+      const site = await createSite(stack.url, admin, 0, {
+        ReferenceType: 'Wikis',
+        Permissions: [`User,${writer.userId},15`],
+      });
+      const listed = await uploaded(writer.apiKey, VECTOR, 'listed.txt', site);
+      const embedded = await uploaded(writer.apiKey, VECTOR, 'embedded.png', site);
+      await createRecord(stack.url, writer.apiKey, site, {
+        AttachmentsA: [{ Guid: listed, Name: 'listed.txt', Added: true }],
+        Body: `![image](/binaries/${embedded.toLowerCase()}/show)`,
+      });
+      expect(await keysUnder(tenantFiles(embedded))).toHaveLength(1);
+      await call(stack.url, `/api/items/${site}/deletesite`, { ApiKey: admin });
+      for (const guid of [listed, embedded]) {
+        await vi.waitFor(async () => expect(await keysUnder(tenantFiles(guid))).toEqual([]), {
+          timeout: 4000,
+          interval: 100,
+        });
+      }
+      const json = await call(stack.url, `/api/binaries/${listed}/get`, { ApiKey: writer.apiKey });
+      expect(json.body.StatusCode).toBe(404);
     });
 
     it('removes the held bytes of an upload that a new first chunk replaced', async () => {
