@@ -3,6 +3,7 @@ import {
   type _Record,
   DescribeStreamCommand,
   DynamoDBStreamsClient,
+  ExpiredIteratorException,
   GetRecordsCommand,
   type GetRecordsCommandOutput,
   GetShardIteratorCommand,
@@ -206,8 +207,15 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     try {
       answer = await streams.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: batchSize }));
     } catch (error) {
-      // An expired or trimmed iterator is fetched again from the last record handled.
+      // An expired or trimmed iterator is fetched again from the last record handled: routine, as Lambda's
+      // event source mapping treats it, so one line in the log rather than a failure with its stack.
       state.iterator = undefined;
+      if (error instanceof TrimmedDataAccessException || error instanceof ExpiredIteratorException) {
+        log(
+          `The iterator of ${id} (${subscription.tableName}) ran out; reading on from the last record handled`,
+        );
+        return 0;
+      }
       throw error;
     }
     const records = answer.Records ?? [];
