@@ -44,6 +44,7 @@ export interface Route {
 
 const userPaged = pagedSchema(accounts.userSchema);
 const groupPaged = pagedSchema(accounts.groupSchema);
+const deptPaged = pagedSchema(accounts.deptSchema);
 // Every items route authenticates (accounts) and checks group-based permissions (accounts again).
 const itemsRead = { items: 'read', accounts: 'read' } as const;
 const itemsWrite = { items: 'write', accounts: 'read' } as const;
@@ -172,6 +173,42 @@ export const routes = [
     handler: 'groups-delete',
     tables: { accounts: 'write' },
     summary: 'Delete a group (tenant managers)',
+    request: accounts.emptyRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/depts/create',
+    handler: 'depts-create',
+    tables: { accounts: 'write' },
+    summary: 'Create a dept (tenant managers)',
+    request: accounts.deptCreateRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/depts/{id}/get',
+    handler: 'depts-get',
+    tables: { accounts: 'read' },
+    summary: 'Read a dept of the tenant',
+    request: accounts.emptyRequest,
+    response: deptPaged,
+  },
+  {
+    method: 'POST',
+    path: '/api/depts/{id}/update',
+    handler: 'depts-update',
+    tables: { accounts: 'write' },
+    summary: 'Update a dept (tenant managers); a disabled dept grants nothing',
+    request: accounts.deptUpdateRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/depts/{id}/delete',
+    handler: 'depts-delete',
+    tables: { accounts: 'write' },
+    summary: 'Delete a dept (tenant managers); its users keep a DeptId that grants nothing',
     request: accounts.emptyRequest,
     response: apiResultSchema,
   },

@@ -70,6 +70,7 @@ export function principalOf(user: User, via: Principal['via']): Principal {
     loginId: user.loginId,
     name: user.name,
     tenantManager: user.tenantManager,
+    deptId: user.deptId,
     privileged: settings().Security.PrivilegedUsers.includes(user.loginId),
     via,
   };

@@ -15,13 +15,13 @@ export async function createGroup(
   input: z.infer<typeof groupCreateRequest>,
 ): Promise<ApiResponse> {
   requireManager(principal);
-  const memberIds = await membersOf(principal, input.Members ?? []);
+  const members = await membersOf(principal, input.Members ?? []);
   const time = now();
   const group: Group = {
     groupId: await repository.nextId('Group'),
     tenantId: principal.tenantId,
     groupName: input.GroupName,
-    memberIds,
+    ...members,
     createdAt: time,
     updatedAt: time,
   };
@@ -43,7 +43,7 @@ export async function updateGroup(
   const after: Group = {
     ...before,
     groupName: input.GroupName ?? before.groupName,
-    memberIds: input.Members === undefined ? before.memberIds : await membersOf(principal, input.Members),
+    ...(input.Members === undefined ? {} : await membersOf(principal, input.Members)),
     updatedAt: now(),
   };
   await repository.saveGroup(before, after);
@@ -64,13 +64,30 @@ async function groupInTenant(principal: Principal, groupId: number): Promise<Gro
   return group;
 }
 
-/** `"User,<id>"` entries, each a user of the caller's tenant. */
-async function membersOf(principal: Principal, members: readonly string[]): Promise<number[]> {
-  const ids = [...new Set(members.map((member) => Number(member.slice('User,'.length))))].sort(
-    (a, b) => a - b,
-  );
-  const users = await Promise.all(ids.map((id) => repository.getUser(id)));
-  const foreign = ids.find((_id, index) => users[index]?.tenantId !== principal.tenantId);
-  if (foreign !== undefined) throw new BadRequestError(`member User,${foreign} is not a user of the tenant`);
-  return ids;
+/** `"User,<id>"` and `"Dept,<id>"` entries, each a user or a dept of the caller's tenant. */
+async function membersOf(
+  principal: Principal,
+  members: readonly string[],
+): Promise<Pick<Group, 'memberIds' | 'deptIds'>> {
+  const idsOf = (kind: string) =>
+    [
+      ...new Set(
+        members.filter((member) => member.startsWith(`${kind},`)).map((member) => Number(member.slice(5))),
+      ),
+    ].sort((a, b) => a - b);
+  const memberIds = idsOf('User');
+  const deptIds = idsOf('Dept');
+  const [users, depts] = await Promise.all([
+    Promise.all(memberIds.map((id) => repository.getUser(id))),
+    Promise.all(deptIds.map((id) => repository.getDept(id))),
+  ]);
+  const foreignUser = memberIds.find((_id, index) => users[index]?.tenantId !== principal.tenantId);
+  if (foreignUser !== undefined) {
+    throw new BadRequestError(`member User,${foreignUser} is not a user of the tenant`);
+  }
+  const foreignDept = deptIds.find((_id, index) => depts[index]?.tenantId !== principal.tenantId);
+  if (foreignDept !== undefined) {
+    throw new BadRequestError(`member Dept,${foreignDept} is not a dept of the tenant`);
+  }
+  return { memberIds, deptIds };
 }

@@ -10,6 +10,9 @@ export const accountKeys = {
   group: (groupId: number) => ({ pk: `GROUP#${groupId}`, sk: 'GROUP' }),
   /** A user's membership of a group, so that a user's groups are one Query on the user's partition. */
   membership: (userId: number, groupId: number) => ({ pk: `USER#${userId}`, sk: `GROUP#${groupId}` }),
+  dept: (deptId: number) => ({ pk: `DEPT#${deptId}`, sk: 'DEPT' }),
+  /** A dept's membership of a group, so that a dept's groups are one Query on the dept's partition. */
+  deptMembership: (deptId: number, groupId: number) => ({ pk: `DEPT#${deptId}`, sk: `GROUP#${groupId}` }),
 } as const;
 
-export type CounterKind = 'Tenant' | 'User' | 'Group';
+export type CounterKind = 'Tenant' | 'User' | 'Group' | 'Dept';

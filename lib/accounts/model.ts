@@ -11,6 +11,8 @@ export interface User {
   readonly name: string;
   readonly tenantManager: boolean;
   readonly disabled: boolean;
+  /** The user's dept, if any: `Dept,<id>` permission entries and the dept's groups then apply to them. */
+  readonly deptId?: number;
   readonly passwordHash?: string;
   readonly apiKeyHash?: string;
   readonly createdAt: number;
@@ -21,7 +23,21 @@ export interface Group {
   readonly groupId: number;
   readonly tenantId: number;
   readonly groupName: string;
+  /** Users in the group (`User,<id>`). */
   readonly memberIds: readonly number[];
+  /** Depts in the group (`Dept,<id>`): their users are members through them. */
+  readonly deptIds: readonly number[];
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** A department: users belong to at most one; a disabled dept grants nothing. */
+export interface Dept {
+  readonly deptId: number;
+  readonly tenantId: number;
+  readonly deptCode: string;
+  readonly deptName: string;
+  readonly disabled: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
 }

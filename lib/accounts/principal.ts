@@ -5,6 +5,8 @@ export interface Principal {
   readonly loginId: string;
   readonly name: string;
   readonly tenantManager: boolean;
+  /** The user's dept, if any; whether it is enabled is checked where permissions are resolved. */
+  readonly deptId?: number;
   /** Listed in Security.PrivilegedUsers: passes every permission check and may create tenants. */
   readonly privileged: boolean;
   /** How the caller proved who it is; a login cookie brings the CSRF rule and query strings. */

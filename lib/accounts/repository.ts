@@ -13,7 +13,7 @@ import { DuplicatedError, NotFoundError } from '../http/errors';
 import { dynamo } from '../storage/clients';
 import { tableName } from '../storage/tables';
 import { type CounterKind, accountKeys as keys } from './keys';
-import type { Group, Login, Tenant, User } from './model';
+import type { Dept, Group, Login, Tenant, User } from './model';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -141,15 +141,31 @@ export async function deleteUser(user: User): Promise<void> {
   ]);
 }
 
-export async function groupIdsOf(userId: number): Promise<number[]> {
-  const result = await dynamo().send(
-    new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :group)',
-      ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':group': 'GROUP#' },
-    }),
-  );
-  return (result.Items ?? []).map((item) => Number(String(item.sk).slice('GROUP#'.length)));
+export function groupIdsOf(userId: number): Promise<number[]> {
+  return groupIdsIn(keys.user(userId).pk);
+}
+
+export function deptGroupIdsOf(deptId: number): Promise<number[]> {
+  return groupIdsIn(keys.dept(deptId).pk);
+}
+
+/** The groups a user's or a dept's partition records memberships of. */
+async function groupIdsIn(pk: string): Promise<number[]> {
+  const ids: number[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await dynamo().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :group)',
+        ExpressionAttributeValues: { ':pk': pk, ':group': 'GROUP#' },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of result.Items ?? []) ids.push(Number(String(item.sk).slice('GROUP#'.length)));
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return ids;
 }
 
 export async function getGroup(groupId: number): Promise<Group | undefined> {
@@ -157,10 +173,26 @@ export async function getGroup(groupId: number): Promise<Group | undefined> {
   return result.Item ? toGroup(result.Item) : undefined;
 }
 
-/** Writes the group and makes its membership entries match `after.memberIds`. */
+/** Writes the group and makes its membership entries match `after.memberIds` and `after.deptIds`. */
 export async function saveGroup(before: Group | undefined, after: Group): Promise<void> {
-  const previous = new Set(before?.memberIds ?? []);
-  const next = new Set(after.memberIds);
+  const membership = (kind: 'user' | 'dept', id: number) =>
+    kind === 'user' ? keys.membership(id, after.groupId) : keys.deptMembership(id, after.groupId);
+  const changes = (kind: 'user' | 'dept', previousIds: readonly number[], nextIds: readonly number[]) => {
+    const previous = new Set(previousIds);
+    const next = new Set(nextIds);
+    return [
+      ...[...next]
+        .filter((id) => !previous.has(id))
+        .map(
+          (id): TransactItem => ({
+            Put: { TableName: table(), Item: { ...membership(kind, id), TenantId: after.tenantId } },
+          }),
+        ),
+      ...[...previous]
+        .filter((id) => !next.has(id))
+        .map((id): TransactItem => ({ Delete: { TableName: table(), Key: membership(kind, id) } })),
+    ];
+  };
   await transact([
     {
       Put: {
@@ -174,23 +206,8 @@ export async function saveGroup(before: Group | undefined, after: Group): Promis
           : { ConditionExpression: 'attribute_not_exists(pk)' }),
       },
     },
-    ...[...next]
-      .filter((id) => !previous.has(id))
-      .map(
-        (userId): TransactItem => ({
-          Put: {
-            TableName: table(),
-            Item: { ...keys.membership(userId, after.groupId), TenantId: after.tenantId },
-          },
-        }),
-      ),
-    ...[...previous]
-      .filter((id) => !next.has(id))
-      .map(
-        (userId): TransactItem => ({
-          Delete: { TableName: table(), Key: keys.membership(userId, after.groupId) },
-        }),
-      ),
+    ...changes('user', before?.memberIds ?? [], after.memberIds),
+    ...changes('dept', before?.deptIds ?? [], after.deptIds),
   ]);
 }
 
@@ -208,7 +225,79 @@ export async function deleteGroup(group: Group): Promise<void> {
         Delete: { TableName: table(), Key: keys.membership(userId, group.groupId) },
       }),
     ),
+    ...group.deptIds.map(
+      (deptId): TransactItem => ({
+        Delete: { TableName: table(), Key: keys.deptMembership(deptId, group.groupId) },
+      }),
+    ),
   ]);
+}
+
+/** The tenant of the user, group or dept a permission entry or a group member names, if it exists. */
+export async function tenantOfPrincipal(kind: string, id: number): Promise<number | undefined> {
+  const owner =
+    kind === 'User' ? await getUser(id) : kind === 'Group' ? await getGroup(id) : await getDept(id);
+  return owner?.tenantId;
+}
+
+export async function getDept(deptId: number): Promise<Dept | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: keys.dept(deptId) }));
+  return result.Item ? toDept(result.Item) : undefined;
+}
+
+/** Creates (`before` undefined) or replaces the dept, refusing a change made meanwhile. */
+export async function saveDept(before: Dept | undefined, after: Dept): Promise<void> {
+  await transact([
+    {
+      Put: {
+        TableName: table(),
+        Item: fromDept(after),
+        ...(before
+          ? {
+              ConditionExpression: 'attribute_exists(pk) AND UpdatedAt = :updatedAt',
+              ExpressionAttributeValues: { ':updatedAt': before.updatedAt },
+            }
+          : { ConditionExpression: 'attribute_not_exists(pk)' }),
+      },
+    },
+  ]);
+}
+
+/**
+ * Removes the dept, then its places in groups, one group at a time (a dept may be in more groups than a
+ * transaction holds). Users keep their DeptId, as in the reference, and it grants nothing once the dept is
+ * gone: membership is resolved through the dept's own item.
+ */
+export async function deleteDept(dept: Dept): Promise<void> {
+  await transact([
+    {
+      Delete: {
+        TableName: table(),
+        Key: keys.dept(dept.deptId),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+  ]);
+  for (const groupId of await deptGroupIdsOf(dept.deptId)) {
+    await transact([
+      {
+        Update: {
+          TableName: table(),
+          Key: keys.group(groupId),
+          UpdateExpression: 'DELETE MemberDeptIds :dept',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':dept': new Set([dept.deptId]) },
+        },
+      },
+      { Delete: { TableName: table(), Key: keys.deptMembership(dept.deptId, groupId) } },
+    ]).catch(async (error) => {
+      // The group went meanwhile, with its membership entries: nothing is left to remove.
+      if (!(error instanceof NotFoundError)) throw error;
+      await dynamo().send(
+        new DeleteCommand({ TableName: table(), Key: keys.deptMembership(dept.deptId, groupId) }),
+      );
+    });
+  }
 }
 
 export async function putLogin(hash: string, login: Login): Promise<void> {
@@ -284,6 +373,7 @@ function fromUser(user: User): Record<string, unknown> {
     Name: user.name,
     TenantManager: user.tenantManager,
     Disabled: user.disabled,
+    DeptId: user.deptId,
     PasswordHash: user.passwordHash,
     ApiKeyHash: user.apiKeyHash,
     CreatedAt: user.createdAt,
@@ -299,6 +389,7 @@ function toUser(item: Record<string, unknown>): User {
     name: String(item.Name),
     tenantManager: item.TenantManager === true,
     disabled: item.Disabled === true,
+    deptId: item.DeptId === undefined ? undefined : Number(item.DeptId),
     passwordHash: typeof item.PasswordHash === 'string' ? item.PasswordHash : undefined,
     apiKeyHash: typeof item.ApiKeyHash === 'string' ? item.ApiKeyHash : undefined,
     createdAt: Number(item.CreatedAt),
@@ -313,18 +404,45 @@ function fromGroup(group: Group): Record<string, unknown> {
     TenantId: group.tenantId,
     GroupName: group.groupName,
     MemberIds: group.memberIds.length > 0 ? new Set(group.memberIds) : undefined,
+    MemberDeptIds: group.deptIds.length > 0 ? new Set(group.deptIds) : undefined,
     CreatedAt: group.createdAt,
     UpdatedAt: group.updatedAt,
   };
 }
 
 function toGroup(item: Record<string, unknown>): Group {
-  const members = item.MemberIds instanceof Set ? [...item.MemberIds].map(Number) : [];
+  const ids = (set: unknown) => (set instanceof Set ? [...set].map(Number).sort((a, b) => a - b) : []);
   return {
     groupId: Number(item.GroupId),
     tenantId: Number(item.TenantId),
     groupName: String(item.GroupName),
-    memberIds: members.sort((a, b) => a - b),
+    memberIds: ids(item.MemberIds),
+    deptIds: ids(item.MemberDeptIds),
+    createdAt: Number(item.CreatedAt),
+    updatedAt: Number(item.UpdatedAt),
+  };
+}
+
+function fromDept(dept: Dept): Record<string, unknown> {
+  return {
+    ...keys.dept(dept.deptId),
+    DeptId: dept.deptId,
+    TenantId: dept.tenantId,
+    DeptCode: dept.deptCode,
+    DeptName: dept.deptName,
+    Disabled: dept.disabled,
+    CreatedAt: dept.createdAt,
+    UpdatedAt: dept.updatedAt,
+  };
+}
+
+function toDept(item: Record<string, unknown>): Dept {
+  return {
+    deptId: Number(item.DeptId),
+    tenantId: Number(item.TenantId),
+    deptCode: String(item.DeptCode ?? ''),
+    deptName: String(item.DeptName),
+    disabled: item.Disabled === true,
     createdAt: Number(item.CreatedAt),
     updatedAt: Number(item.UpdatedAt),
   };

@@ -9,6 +9,8 @@ const loginId = text({ min: 1, max: 256 }).refine(
 );
 const password = text({ min: 8, max: 1024 });
 const name = text({ min: 1, max: 256 });
+/** A dept of the tenant; 0 takes the user out of their dept. */
+const deptId = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 export const tenantCreateRequest = z.object({
   ...apiRequest,
@@ -24,6 +26,7 @@ export const userCreateRequest = z.object({
   Password: password.optional(),
   TenantManager: z.boolean().optional(),
   Disabled: z.boolean().optional(),
+  DeptId: deptId.optional(),
 });
 
 export const userUpdateRequest = z.object({
@@ -33,10 +36,13 @@ export const userUpdateRequest = z.object({
   Password: password.optional(),
   TenantManager: z.boolean().optional(),
   Disabled: z.boolean().optional(),
+  DeptId: deptId.optional(),
 });
 
-/** `"User,<id>"`: the reference's principal form; groups hold users. */
-const member = z.string().regex(/^User,\d{1,15}$/, { message: 'a member is "User,<id>"' });
+/** `"User,<id>"` or `"Dept,<id>"`: the reference's principal forms; groups hold users and depts. */
+const member = z
+  .string()
+  .regex(/^(User|Dept),\d{1,15}$/, { message: 'a member is "User,<id>" or "Dept,<id>"' });
 
 export const groupCreateRequest = z.object({
   ...apiRequest,
@@ -48,6 +54,20 @@ export const groupUpdateRequest = z.object({
   ...apiRequest,
   GroupName: text({ min: 1, max: 256 }).optional(),
   Members: z.array(member).max(90).optional(),
+});
+
+export const deptCreateRequest = z.object({
+  ...apiRequest,
+  DeptCode: text({ max: 100 }).optional(),
+  DeptName: text({ min: 1, max: 256 }),
+  Disabled: z.boolean().optional(),
+});
+
+export const deptUpdateRequest = z.object({
+  ...apiRequest,
+  DeptCode: text({ max: 100 }).optional(),
+  DeptName: text({ min: 1, max: 256 }).optional(),
+  Disabled: z.boolean().optional(),
 });
 
 export const emptyRequest = z.object({ ...apiRequest });
@@ -62,6 +82,7 @@ export const userSchema = z
     Name: z.string(),
     TenantManager: z.boolean(),
     Disabled: z.boolean(),
+    DeptId: z.number().int(),
     HasApiKey: z.boolean(),
     Groups: z.array(z.string()),
     CreatedTime: z.string(),
@@ -79,3 +100,15 @@ export const groupSchema = z
     UpdatedTime: z.string(),
   })
   .meta({ id: 'Group' });
+
+export const deptSchema = z
+  .object({
+    DeptId: z.number().int(),
+    TenantId: z.number().int(),
+    DeptCode: z.string(),
+    DeptName: z.string(),
+    Disabled: z.boolean(),
+    CreatedTime: z.string(),
+    UpdatedTime: z.string(),
+  })
+  .meta({ id: 'Dept' });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { now } from '../clock';
-import { ForbiddenError, NotFoundError } from '../http/errors';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../http/errors';
 import { messages } from '../http/messages';
 import { type ApiResponse, apiResult, responseResult } from '../http/response';
 import { forgetCredentials } from './authentication';
@@ -26,11 +26,21 @@ export async function userInTenant(principal: Principal, userId: number): Promis
   return user;
 }
 
+/** A DeptId given for a user: 0 is none; anything else must be a dept of the tenant (else 400). */
+async function deptIdFor(tenantId: number, deptId: number | undefined): Promise<number | undefined> {
+  if (!deptId) return undefined;
+  const dept = await repository.getDept(deptId);
+  if (!dept || dept.tenantId !== tenantId) {
+    throw new BadRequestError(`DeptId ${deptId} is not a dept of tenant ${tenantId}`);
+  }
+  return deptId;
+}
+
 export async function createUser(
   tenantId: number,
   input: Pick<
     z.infer<typeof userCreateRequest>,
-    'LoginId' | 'Name' | 'Password' | 'TenantManager' | 'Disabled'
+    'LoginId' | 'Name' | 'Password' | 'TenantManager' | 'Disabled' | 'DeptId'
   >,
   /** true for a new key, or the key to use. */
   withApiKey: boolean | string = false,
@@ -44,6 +54,7 @@ export async function createUser(
     name: input.Name,
     tenantManager: input.TenantManager ?? false,
     disabled: input.Disabled ?? false,
+    deptId: await deptIdFor(tenantId, input.DeptId),
     passwordHash: input.Password === undefined ? undefined : await hashPassword(input.Password),
     apiKeyHash: apiKey === undefined ? undefined : hashToken(apiKey),
     createdAt: time,
@@ -70,10 +81,13 @@ export async function updateUser(
   if (!self) requireManager(principal);
   if (
     (self || !managing) &&
-    (input.TenantManager !== undefined || input.Disabled !== undefined || input.LoginId !== undefined)
+    (input.TenantManager !== undefined ||
+      input.Disabled !== undefined ||
+      input.LoginId !== undefined ||
+      input.DeptId !== undefined)
   ) {
     throw new ForbiddenError(
-      `user ${principal.userId} may not change their own LoginId, TenantManager or Disabled`,
+      `user ${principal.userId} may not change their own LoginId, TenantManager, Disabled or DeptId`,
     );
   }
   const before = await userInTenant(principal, userId);
@@ -83,6 +97,7 @@ export async function updateUser(
     name: input.Name ?? before.name,
     tenantManager: input.TenantManager ?? before.tenantManager,
     disabled: input.Disabled ?? before.disabled,
+    deptId: input.DeptId === undefined ? before.deptId : await deptIdFor(before.tenantId, input.DeptId),
     passwordHash: input.Password === undefined ? before.passwordHash : await hashPassword(input.Password),
     updatedAt: now(),
   };

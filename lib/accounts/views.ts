@@ -1,4 +1,4 @@
-import type { Group, User } from './model';
+import type { Dept, Group, User } from './model';
 
 /** A user as the API shows it: never a password or key hash, only whether a key exists. */
 export function userView(user: User): Record<string, unknown> {
@@ -9,6 +9,7 @@ export function userView(user: User): Record<string, unknown> {
     Name: user.name,
     TenantManager: user.tenantManager,
     Disabled: user.disabled,
+    DeptId: user.deptId ?? 0,
     HasApiKey: user.apiKeyHash !== undefined,
     CreatedTime: new Date(user.createdAt).toISOString(),
     UpdatedTime: new Date(user.updatedAt).toISOString(),
@@ -20,9 +21,21 @@ export function groupView(group: Group): Record<string, unknown> {
     GroupId: group.groupId,
     TenantId: group.tenantId,
     GroupName: group.groupName,
-    Members: group.memberIds.map((id) => `User,${id}`),
+    Members: [...group.memberIds.map((id) => `User,${id}`), ...group.deptIds.map((id) => `Dept,${id}`)],
     CreatedTime: new Date(group.createdAt).toISOString(),
     UpdatedTime: new Date(group.updatedAt).toISOString(),
+  };
+}
+
+export function deptView(dept: Dept): Record<string, unknown> {
+  return {
+    DeptId: dept.deptId,
+    TenantId: dept.tenantId,
+    DeptCode: dept.deptCode,
+    DeptName: dept.deptName,
+    Disabled: dept.disabled,
+    CreatedTime: new Date(dept.createdAt).toISOString(),
+    UpdatedTime: new Date(dept.updatedAt).toISOString(),
   };
 }
 

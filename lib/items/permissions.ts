@@ -1,5 +1,5 @@
 import type { Principal } from '../accounts/principal';
-import { groupIdsOf } from '../accounts/repository';
+import { deptGroupIdsOf, getDept, groupIdsOf } from '../accounts/repository';
 import { ForbiddenError, NotFoundError } from '../http/errors';
 import type { Site } from './model';
 import { getSite } from './site-repository';
@@ -28,9 +28,9 @@ const MAX_HOPS = 64;
 
 /**
  * The caller's permission on a site: the OR of the entries of its InheritPermission site (followed until a
- * site that is its own source) that match the caller's user id, their groups, or `User,-1`. Depts do not
- * exist yet, so Dept entries match nobody. Tenant managers and privileged users hold every flag in their
- * tenant; another tenant's site gives nothing.
+ * site that is its own source) that match the caller's user id, their dept, their groups (their own and
+ * their dept's), or `User,-1`. A disabled or deleted dept matches nothing. Tenant managers and privileged
+ * users hold every flag in their tenant; another tenant's site gives nothing.
  */
 export async function sitePermission(principal: Principal, site: Site): Promise<number> {
   if (site.tenantId !== principal.tenantId) return 0;
@@ -40,16 +40,20 @@ export async function sitePermission(principal: Principal, site: Site): Promise<
     source = await getSite(site.tenantId, source.inheritPermission);
   }
   if (!source || source.inheritPermission !== source.siteId) return 0;
-  return permissionOf(source.permissions, principal.userId, await groupsOf(principal));
+  return permissionOf(source.permissions, principal.userId, await membershipOf(principal));
 }
 
-/** The OR of the entries that name the user, one of their groups, or every user. */
-export function permissionOf(
-  entries: readonly string[],
-  userId: number,
-  groupIds: readonly number[],
-): number {
-  const groups = new Set(groupIds);
+/** What a caller is a member of, besides being themselves. */
+export interface Membership {
+  /** Their enabled dept. */
+  readonly deptId?: number;
+  /** Their groups, directly or through that dept. */
+  readonly groupIds: readonly number[];
+}
+
+/** The OR of the entries that name the user, their dept, one of their groups, or every user. */
+export function permissionOf(entries: readonly string[], userId: number, membership: Membership): number {
+  const groups = new Set(membership.groupIds);
   let bits = 0;
   for (const entry of entries) {
     const match = PERMISSION_ENTRY.exec(entry);
@@ -57,7 +61,8 @@ export function permissionOf(
     const [, kind, id, value] = match;
     const matches =
       (kind === 'User' && (Number(id) === userId || id === '-1')) ||
-      (kind === 'Group' && groups.has(Number(id)));
+      (kind === 'Group' && groups.has(Number(id))) ||
+      (kind === 'Dept' && membership.deptId !== undefined && Number(id) === membership.deptId);
     if (matches) bits |= Number(value);
   }
   return bits;
@@ -88,15 +93,28 @@ export async function canReadOrCreateSite(principal: Principal, site: Site | und
   return (bits & (Permission.Read | Permission.Create)) !== 0;
 }
 
-// A principal is built per request (lib/accounts/authentication.ts), so this keeps a user's groups for the
-// request's several checks and no longer.
-const groupCache = new WeakMap<Principal, Promise<number[]>>();
+// A principal is built per request (lib/accounts/authentication.ts), so this keeps a user's dept and groups
+// for the request's several checks and no longer.
+const membershipCache = new WeakMap<Principal, Promise<Membership>>();
 
-function groupsOf(principal: Principal): Promise<number[]> {
-  let groups = groupCache.get(principal);
-  if (!groups) {
-    groups = groupIdsOf(principal.userId);
-    groupCache.set(principal, groups);
+function membershipOf(principal: Principal): Promise<Membership> {
+  let membership = membershipCache.get(principal);
+  if (!membership) {
+    membership = loadMembership(principal);
+    membershipCache.set(principal, membership);
   }
-  return groups;
+  return membership;
+}
+
+async function loadMembership(principal: Principal): Promise<Membership> {
+  const { deptId } = principal;
+  const [own, dept] = await Promise.all([
+    groupIdsOf(principal.userId),
+    deptId === undefined ? undefined : getDept(deptId),
+  ]);
+  if (deptId === undefined || !dept || dept.disabled || dept.tenantId !== principal.tenantId) {
+    return { groupIds: own };
+  }
+  const throughDept = await deptGroupIdsOf(deptId);
+  return { deptId, groupIds: [...new Set([...own, ...throughDept])] };
 }

@@ -1,5 +1,5 @@
 import type { Principal } from '../accounts/principal';
-import { getGroup, getUser } from '../accounts/repository';
+import { tenantOfPrincipal } from '../accounts/repository';
 import { now } from '../clock';
 import { BadRequestError } from '../http/errors';
 import { type ApiResponse, apiResult } from '../http/response';
@@ -119,8 +119,8 @@ function importedRecord(
 }
 
 /**
- * The permission entries an imported site keeps: `User,-1` and depts as given (they name no tenant's
- * row); users and groups only when they are the importing tenant's own. A package from another tenant
+ * The permission entries an imported site keeps: `User,-1` as given; users, groups and depts only when
+ * they are the importing tenant's own. A package from another tenant
  * names users that mean nothing here, or worse, someone else: such entries are dropped, as the reference
  * drops those it cannot match. More than the Manager bits makes the package a 400.
  */
@@ -129,9 +129,7 @@ function keptEntries(principal: Principal): (entries: readonly string[]) => Prom
   const isOurs = (kind: string, id: number) => {
     let answer = ours.get(`${kind},${id}`);
     if (!answer) {
-      answer = (kind === 'User' ? getUser(id) : getGroup(id)).then(
-        (owner) => owner?.tenantId === principal.tenantId,
-      );
+      answer = tenantOfPrincipal(kind, id).then((tenantId) => tenantId === principal.tenantId);
       ours.set(`${kind},${id}`, answer);
     }
     return answer;
@@ -141,7 +139,7 @@ function keptEntries(principal: Principal): (entries: readonly string[]) => Prom
       entries.map(async (entry) => {
         const [, kind = '', id = '', bits] = PERMISSION_ENTRY.exec(entry) ?? [];
         if (Number(bits) > ALL_PERMISSIONS) throw new BadRequestError(`package: ${entry}: bits over 511`);
-        return kind === 'Dept' || id === '-1' || (await isOurs(kind, Number(id)));
+        return id === '-1' || (await isOurs(kind, Number(id)));
       }),
     );
     return entries.filter((_entry, index) => keep[index]);

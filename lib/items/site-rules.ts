@@ -1,5 +1,5 @@
 import type { Principal } from '../accounts/principal';
-import { getGroup, getUser } from '../accounts/repository';
+import { tenantOfPrincipal } from '../accounts/repository';
 import { requireManager } from '../accounts/users';
 import { BadRequestError } from '../http/errors';
 import type { Site } from './model';
@@ -61,7 +61,7 @@ export async function inheritanceOf(
   return source?.inheritPermission ?? site.siteId;
 }
 
-/** Users and groups named in Permissions must be the tenant's own; `User,-1` and depts pass as given. */
+/** Users, groups and depts named in Permissions must be the tenant's own; `User,-1` passes as given. */
 export async function checkPermissionEntries(
   principal: Principal,
   entries: readonly string[],
@@ -70,9 +70,9 @@ export async function checkPermissionEntries(
     entries.map(async (entry) => {
       const [, kind, id, bits] = PERMISSION_ENTRY.exec(entry) ?? [];
       if (Number(bits) > ALL_PERMISSIONS) throw new BadRequestError(`${entry}: bits over ${ALL_PERMISSIONS}`);
-      if (kind === 'Dept' || id === '-1') return;
-      const owner = kind === 'User' ? await getUser(Number(id)) : await getGroup(Number(id));
-      if (owner?.tenantId !== principal.tenantId) throw new BadRequestError(`${entry}: not of the tenant`);
+      if (id === '-1') return;
+      if ((await tenantOfPrincipal(kind as string, Number(id))) !== principal.tenantId)
+        throw new BadRequestError(`${entry}: not of the tenant`);
     }),
   );
 }

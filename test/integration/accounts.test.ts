@@ -5,6 +5,9 @@ import { type Stack, startStack } from '../fixtures/stack';
 
 let stack: Stack;
 let accounts: TestAccounts;
+/** A dept of tenant 1, and one of the other tenant. */
+let deptId: number;
+let foreignDeptId: number;
 
 const post = (path: string, body?: unknown, options?: CallOptions) => call(stack.url, path, body, options);
 const xhr = { 'x-requested-with': 'XMLHttpRequest' };
@@ -18,6 +21,9 @@ const whoAmI = (options: CallOptions & { apiKey?: string }) =>
 beforeAll(async () => {
   stack = await startStack();
   accounts = await seedAccounts(stack.url);
+  const dept = (apiKey: string) => post('/api/depts/create', { ApiKey: apiKey, DeptName: 'Engineering' });
+  deptId = Number((await dept(accounts.admin.apiKey)).body.Id);
+  foreignDeptId = Number((await dept(accounts.other.apiKey)).body.Id);
 });
 afterAll(() => stack.close());
 
@@ -176,6 +182,94 @@ describe('accounts', () => {
     });
   });
 
+  describe('depts', () => {
+    it('lets a tenant manager create, read, update and delete a dept, and put users in it', async () => {
+      const admin = accounts.admin.apiKey;
+      const created = await post('/api/depts/create', { ApiKey: admin, DeptCode: 'D1', DeptName: 'Sales' });
+      expect(created.body).toMatchObject({ StatusCode: 200, Message: '" Sales " has been created.' });
+      const id = Number(created.body.Id);
+      const read = await post(`/api/depts/${id}/get`, { ApiKey: accounts.user.apiKey });
+      expect(read.body.Response).toMatchObject({
+        TotalCount: 1,
+        Data: [{ DeptId: id, TenantId: 1, DeptCode: 'D1', DeptName: 'Sales', Disabled: false }],
+      });
+      const updated = await post(`/api/depts/${id}/update`, { ApiKey: admin, DeptName: 'Field sales' });
+      expect(updated.body).toEqual({ Id: id, StatusCode: 200, Message: '" Field sales " has been updated.' });
+
+      const staff = await createUser(stack.url, admin, `staff-${Date.now()}`, { DeptId: id });
+      const user = async () =>
+        (await post(`/api/users/${staff.userId}/get`, { ApiKey: admin })).body.Response as {
+          Data: { DeptId: number }[];
+        };
+      expect((await user()).Data[0]?.DeptId).toBe(id);
+      await post(`/api/users/${staff.userId}/update`, { ApiKey: admin, DeptId: 0 });
+      expect((await user()).Data[0]?.DeptId).toBe(0);
+
+      expect((await post(`/api/depts/${id}/delete`, { ApiKey: admin })).body).toEqual({
+        Id: id,
+        StatusCode: 200,
+        Message: '" Field sales " has been deleted.',
+      });
+      expect((await post(`/api/depts/${id}/get`, { ApiKey: admin })).status).toBe(404);
+    });
+
+    it.each([
+      ['create', () => ({ path: '/api/depts/create', body: { DeptName: 'x' } })],
+      ['update', () => ({ path: `/api/depts/${deptId}/update`, body: { DeptName: 'x' } })],
+      ['delete', () => ({ path: `/api/depts/${deptId}/delete`, body: {} })],
+    ])('refuses %s to a user who is not a tenant manager', async (_case, request) => {
+      const { path, body } = request();
+      const result = await post(path, { ApiKey: accounts.user.apiKey, ...body });
+      expect(result.body.StatusCode).toBe(403);
+      expect((await post(`/api/depts/${deptId}/get`, { ApiKey: accounts.user.apiKey })).status).toBe(200);
+    });
+
+    it.each([
+      ['a dept that does not exist', () => 987_654_321],
+      ["another tenant's dept", () => foreignDeptId],
+      ['a negative id', () => -1],
+      ['a fraction', () => 1.5],
+    ])('refuses %s as a DeptId with 400, changing nothing', async (_case, id) => {
+      const result = await post(`/api/users/${accounts.user.userId}/update`, {
+        ApiKey: accounts.admin.apiKey,
+        DeptId: id(),
+      });
+      expect(result.body.StatusCode).toBe(400);
+      const user = await post(`/api/users/${accounts.user.userId}/get`, { ApiKey: accounts.admin.apiKey });
+      expect(user.body.Response).toMatchObject({ Data: [{ DeptId: 0 }] });
+    });
+
+    it('does not let users move themselves into a dept', async () => {
+      const result = await post(`/api/users/${accounts.user.userId}/update`, {
+        ApiKey: accounts.user.apiKey,
+        DeptId: deptId,
+      });
+      expect(result.body.StatusCode).toBe(403);
+    });
+
+    it("keeps a group's depts to the tenant's own", async () => {
+      const admin = accounts.admin.apiKey;
+      const group = await post('/api/groups/create', {
+        ApiKey: admin,
+        GroupName: 'Depts',
+        Members: [`Dept,${deptId}`, `User,${accounts.user.userId}`],
+      });
+      const id = Number(group.body.Id);
+      const read = await post(`/api/groups/${id}/get`, { ApiKey: admin });
+      expect(read.body.Response).toMatchObject({
+        Data: [{ Members: [`User,${accounts.user.userId}`, `Dept,${deptId}`] }],
+      });
+      const foreign = await post(`/api/groups/${id}/update`, {
+        ApiKey: admin,
+        Members: [`Dept,${foreignDeptId}`],
+      });
+      expect(foreign.body.StatusCode).toBe(400);
+      expect((await post(`/api/groups/${id}/get`, { ApiKey: admin })).body.Response).toMatchObject({
+        Data: [{ Members: [`User,${accounts.user.userId}`, `Dept,${deptId}`] }],
+      });
+    });
+  });
+
   describe('tenant isolation', () => {
     it.each([
       ['users/{id}/get', (id: number) => `/api/users/${id}/get`],
@@ -191,6 +285,21 @@ describe('accounts', () => {
         Message: 'The specified information was not found.',
       });
       expect((await whoAmI({ apiKey: accounts.user.apiKey })).status).toBe(200);
+    });
+
+    it.each([
+      ['depts/{id}/get', (id: number) => `/api/depts/${id}/get`],
+      ['depts/{id}/update', (id: number) => `/api/depts/${id}/update`],
+      ['depts/{id}/delete', (id: number) => `/api/depts/${id}/delete`],
+    ])("answers 404 for another tenant's dept on %s", async (_case, path) => {
+      const result = await post(path(deptId), { ApiKey: accounts.other.apiKey, DeptName: 'x' });
+      expect(result.body).toEqual({
+        Id: deptId,
+        StatusCode: 404,
+        Message: 'The specified information was not found.',
+      });
+      const read = await post(`/api/depts/${deptId}/get`, { ApiKey: accounts.admin.apiKey });
+      expect(read.body.Response).toMatchObject({ Data: [{ DeptName: 'Engineering' }] });
     });
   });
 

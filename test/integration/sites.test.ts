@@ -6,9 +6,13 @@ import { type Stack, startStack } from '../fixtures/stack';
 
 let stack: Stack;
 let accounts: TestAccounts;
-/** A plain user in `groupId`; `accounts.user` is in no group. */
+/** A plain user in `groupId` and in the dept `deptId`; `accounts.user` is in no group and no dept. */
 let member: TestUser;
 let groupId: number;
+let deptId: number;
+let otherDeptId: number;
+/** A group whose only member is the dept `deptId`. */
+let deptGroupId: number;
 let admin: string;
 
 const post = (path: string, body?: unknown) => call(stack.url, path, body);
@@ -29,7 +33,22 @@ beforeAll(async () => {
     Members: [`User,${member.userId}`],
   });
   groupId = Number(group.body.Id);
+  deptId = await createDept('Sales');
+  otherDeptId = await createDept('Support');
+  await post(`/api/users/${member.userId}/update`, { ApiKey: admin, DeptId: deptId });
+  const deptGroup = await post('/api/groups/create', {
+    ApiKey: admin,
+    GroupName: 'Sales readers',
+    Members: [`Dept,${deptId}`],
+  });
+  deptGroupId = Number(deptGroup.body.Id);
 });
+
+async function createDept(name: string): Promise<number> {
+  const created = await post('/api/depts/create', { ApiKey: admin, DeptName: name });
+  if (created.body.StatusCode !== 200) throw new Error(`depts/create: ${created.text}`);
+  return Number(created.body.Id);
+}
 afterAll(() => stack.close());
 
 describe('sites', () => {
@@ -167,12 +186,37 @@ describe('sites', () => {
     it.each([
       ['a group entry', () => [`Group,${groupId},1`], 200],
       ['User,-1', () => ['User,-1,1'], 200],
-      ['a dept entry (no depts yet)', () => ['Dept,1,511'], 403],
+      ["the user's dept entry", () => [`Dept,${deptId},1`], 200],
+      ["another dept's entry", () => [`Dept,${otherDeptId},511`], 403],
+      ['a group holding their dept', () => [`Group,${deptGroupId},1`], 200],
       ["another user's entry", () => [`User,${accounts.user.userId},511`], 403],
       ['an entry without Read', () => ['User,-1,2'], 403],
-    ])('grants getsite through %s: %i', async (_case, permissions, status) => {
+    ])('grants getsite, or not, through %s', async (_case, permissions, status) => {
       const id = await site(0, { Permissions: permissions() });
       expect(await statusOf(`/api/items/${id}/getsite`, member.apiKey)).toBe(status);
+    });
+
+    it('grants nothing through a dept once it is disabled or deleted', async () => {
+      const dept = await createDept('Temporary');
+      const staff = await createUser(stack.url, admin, `staff-${Date.now()}`, { DeptId: dept });
+      const group = await post('/api/groups/create', {
+        ApiKey: admin,
+        GroupName: 'Temporary readers',
+        Members: [`Dept,${dept}`],
+      });
+      const byDept = await site(0, { Permissions: [`Dept,${dept},1`] });
+      const byGroup = await site(0, { Permissions: [`Group,${group.body.Id},1`] });
+      const access = async () =>
+        Promise.all([byDept, byGroup].map((id) => statusOf(`/api/items/${id}/getsite`, staff.apiKey)));
+      expect(await access()).toEqual([200, 200]);
+      await post(`/api/depts/${dept}/update`, { ApiKey: admin, Disabled: true });
+      expect(await access()).toEqual([403, 403]);
+      await post(`/api/depts/${dept}/update`, { ApiKey: admin, Disabled: false });
+      expect(await access()).toEqual([200, 200]);
+      expect((await post(`/api/depts/${dept}/delete`, { ApiKey: admin })).body.StatusCode).toBe(200);
+      expect(await access()).toEqual([403, 403]);
+      const members = await post(`/api/groups/${group.body.Id}/get`, { ApiKey: admin });
+      expect(members.body.Response).toMatchObject({ Data: [{ Members: [] }] });
     });
 
     it('needs ManageSite to update and delete, and ManagePermission to change permissions', async () => {
