@@ -288,6 +288,29 @@ describe('accounts', () => {
     });
 
     it.each([
+      ['groups/{id}/get', (id: number) => `/api/groups/${id}/get`],
+      ['groups/{id}/update', (id: number) => `/api/groups/${id}/update`],
+      ['groups/{id}/delete', (id: number) => `/api/groups/${id}/delete`],
+    ])("answers 404 for another tenant's group on %s", async (_case, path) => {
+      const created = await post('/api/groups/create', {
+        ApiKey: accounts.admin.apiKey,
+        GroupName: 'Ours',
+        Members: [`User,${accounts.user.userId}`],
+      });
+      const id = Number(created.body.Id);
+      const result = await post(path(id), { ApiKey: accounts.other.apiKey, GroupName: 'x', Members: [] });
+      expect(result.body).toEqual({
+        Id: id,
+        StatusCode: 404,
+        Message: 'The specified information was not found.',
+      });
+      const read = await post(`/api/groups/${id}/get`, { ApiKey: accounts.admin.apiKey });
+      expect(read.body.Response).toMatchObject({
+        Data: [{ GroupName: 'Ours', Members: [`User,${accounts.user.userId}`] }],
+      });
+    });
+
+    it.each([
       ['depts/{id}/get', (id: number) => `/api/depts/${id}/get`],
       ['depts/{id}/update', (id: number) => `/api/depts/${id}/update`],
       ['depts/{id}/delete', (id: number) => `/api/depts/${id}/delete`],
