@@ -9,13 +9,16 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock';
-import { DuplicatedError, NotFoundError } from '../http/errors';
+import { BadRequestError, DuplicatedError, NotFoundError } from '../http/errors';
 import { dynamo } from '../storage/clients';
 import { tableName } from '../storage/tables';
 import { type CounterKind, accountKeys as keys } from './keys';
 import type { Dept, Group, Login, Tenant, User } from './model';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** DynamoDB's limit on the actions of one transaction. */
+const MAX_TRANSACTION_ITEMS = 100;
 
 const table = () => tableName('accounts');
 
@@ -114,9 +117,12 @@ export async function replaceApiKey(user: User, hash: string | undefined): Promi
   return after;
 }
 
-/** Removes the user with its login id, its API key, its memberships and its places in groups. */
+/**
+ * Removes the user with its login id and API key in one transaction, then their places in groups, one
+ * group at a time (a user may be in more groups than a transaction holds). A place left by a failure
+ * grants nothing: permissions are resolved for an authenticated user, and the user is gone.
+ */
 export async function deleteUser(user: User): Promise<void> {
-  const groupIds = await groupIdsOf(user.userId);
   await transact([
     {
       Delete: {
@@ -127,18 +133,8 @@ export async function deleteUser(user: User): Promise<void> {
     },
     { Delete: { TableName: table(), Key: keys.loginId(user.loginId) } },
     ...(user.apiKeyHash ? [{ Delete: { TableName: table(), Key: keys.apiKey(user.apiKeyHash) } }] : []),
-    ...groupIds.flatMap((groupId): TransactItem[] => [
-      { Delete: { TableName: table(), Key: keys.membership(user.userId, groupId) } },
-      {
-        Update: {
-          TableName: table(),
-          Key: keys.group(groupId),
-          UpdateExpression: 'DELETE MemberIds :member',
-          ExpressionAttributeValues: { ':member': new Set([user.userId]) },
-        },
-      },
-    ]),
   ]);
+  await leaveGroups('user', user.userId);
 }
 
 export function groupIdsOf(userId: number): Promise<number[]> {
@@ -193,22 +189,28 @@ export async function saveGroup(before: Group | undefined, after: Group): Promis
         .map((id): TransactItem => ({ Delete: { TableName: table(), Key: membership(kind, id) } })),
     ];
   };
-  await transact([
-    {
-      Put: {
-        TableName: table(),
-        Item: fromGroup(after),
-        ...(before
-          ? {
-              ConditionExpression: 'attribute_exists(pk) AND UpdatedAt = :updatedAt',
-              ExpressionAttributeValues: { ':updatedAt': before.updatedAt },
-            }
-          : { ConditionExpression: 'attribute_not_exists(pk)' }),
-      },
+  const groupItem: TransactItem = {
+    Put: {
+      TableName: table(),
+      Item: fromGroup(after),
+      ...(before
+        ? {
+            ConditionExpression: 'attribute_exists(pk) AND UpdatedAt = :updatedAt',
+            ExpressionAttributeValues: { ':updatedAt': before.updatedAt },
+          }
+        : { ConditionExpression: 'attribute_not_exists(pk)' }),
     },
+  };
+  const memberships = [
     ...changes('user', before?.memberIds ?? [], after.memberIds),
     ...changes('dept', before?.deptIds ?? [], after.deptIds),
-  ]);
+  ];
+  if (memberships.length >= MAX_TRANSACTION_ITEMS) {
+    throw new BadRequestError(
+      `${memberships.length} membership changes in one write; at most ${MAX_TRANSACTION_ITEMS - 1}`,
+    );
+  }
+  await transact([groupItem, ...memberships]);
 }
 
 export async function deleteGroup(group: Group): Promise<void> {
@@ -278,24 +280,32 @@ export async function deleteDept(dept: Dept): Promise<void> {
       },
     },
   ]);
-  for (const groupId of await deptGroupIdsOf(dept.deptId)) {
+  await leaveGroups('dept', dept.deptId);
+}
+
+/** Takes a removed user or dept out of every group it was in: the group's list and the membership entry. */
+async function leaveGroups(kind: 'user' | 'dept', id: number): Promise<void> {
+  const [groupIds, membership, attribute] =
+    kind === 'user'
+      ? [await groupIdsOf(id), (groupId: number) => keys.membership(id, groupId), 'MemberIds']
+      : [await deptGroupIdsOf(id), (groupId: number) => keys.deptMembership(id, groupId), 'MemberDeptIds'];
+  for (const groupId of groupIds) {
     await transact([
       {
         Update: {
           TableName: table(),
           Key: keys.group(groupId),
-          UpdateExpression: 'DELETE MemberDeptIds :dept',
+          UpdateExpression: 'DELETE #members :member',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':dept': new Set([dept.deptId]) },
+          ExpressionAttributeNames: { '#members': attribute },
+          ExpressionAttributeValues: { ':member': new Set([id]) },
         },
       },
-      { Delete: { TableName: table(), Key: keys.deptMembership(dept.deptId, groupId) } },
+      { Delete: { TableName: table(), Key: membership(groupId) } },
     ]).catch(async (error) => {
       // The group went meanwhile, with its membership entries: nothing is left to remove.
       if (!(error instanceof NotFoundError)) throw error;
-      await dynamo().send(
-        new DeleteCommand({ TableName: table(), Key: keys.deptMembership(dept.deptId, groupId) }),
-      );
+      await dynamo().send(new DeleteCommand({ TableName: table(), Key: membership(groupId) }));
     });
   }
 }

@@ -182,6 +182,68 @@ describe('accounts', () => {
     });
   });
 
+  describe('transaction sizes', () => {
+    const admin = () => accounts.admin.apiKey;
+    const newUsers = (count: number, prefix: string) =>
+      Promise.all(
+        Array.from({ length: count }, async (_, i) => {
+          const created = await post('/api/users/create', {
+            ApiKey: admin(),
+            LoginId: `${prefix}-${i}-${Date.now()}`,
+            Name: `${prefix} ${i}`,
+          });
+          return Number(created.body.Id);
+        }),
+      ).then((ids) => ids.sort((a, b) => a - b));
+
+    it('deletes a user who is in more groups than one transaction holds', async () => {
+      const [userId] = await newUsers(1, 'joiner');
+      const groups = await Promise.all(
+        Array.from({ length: 60 }, async (_, i) => {
+          const created = await post('/api/groups/create', {
+            ApiKey: admin(),
+            GroupName: `Group ${i}`,
+            Members: [`User,${userId}`, `User,${accounts.user.userId}`],
+          });
+          return Number(created.body.Id);
+        }),
+      );
+      const deleted = await post(`/api/users/${userId}/delete`, { ApiKey: admin() });
+      expect(deleted.body.StatusCode, deleted.text).toBe(200);
+      expect((await post(`/api/users/${userId}/get`, { ApiKey: admin() })).status).toBe(404);
+      const members = await post(`/api/groups/${groups[59]}/get`, { ApiKey: admin() });
+      expect(members.body.Response).toMatchObject({ Data: [{ Members: [`User,${accounts.user.userId}`] }] });
+      const user = await post(`/api/users/${accounts.user.userId}/get`, { ApiKey: admin() });
+      const inGroups = (user.body.Response as { Data: { Groups: string[] }[] }).Data[0]?.Groups ?? [];
+      expect(inGroups).toEqual(expect.arrayContaining(groups.map((id) => `Group,${id}`)));
+    });
+
+    it('refuses to change more memberships in one update than a transaction holds, changing nothing', async () => {
+      const first = await newUsers(50, 'first');
+      const second = await newUsers(50, 'second');
+      const created = await post('/api/groups/create', {
+        ApiKey: admin(),
+        GroupName: 'Big',
+        Members: first.map((id) => `User,${id}`),
+      });
+      const id = Number(created.body.Id);
+      const swap = await post(`/api/groups/${id}/update`, {
+        ApiKey: admin(),
+        Members: second.map((userId) => `User,${userId}`),
+      });
+      expect(swap.body).toMatchObject({ Id: id, StatusCode: 400 });
+      const read = await post(`/api/groups/${id}/get`, { ApiKey: admin() });
+      expect(read.body.Response).toMatchObject({
+        Data: [{ Members: first.map((userId) => `User,${userId}`) }],
+      });
+      const half = await post(`/api/groups/${id}/update`, {
+        ApiKey: admin(),
+        Members: [...first.slice(0, 25), ...second.slice(0, 25)].map((userId) => `User,${userId}`),
+      });
+      expect(half.body.StatusCode, half.text).toBe(200);
+    });
+  });
+
   describe('depts', () => {
     it('lets a tenant manager create, read, update and delete a dept, and put users in it', async () => {
       const admin = accounts.admin.apiKey;
