@@ -59,6 +59,30 @@ export const builtinsThroughRequire: Plugin = {
   },
 };
 
+/**
+ * Lambda gives a function its role's credentials in the environment (AWS_ACCESS_KEY_ID,
+ * AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), where the SDK's default chain looks first. The rest of that
+ * chain (ini files, SSO, login, process, web identity, ECS and EC2 metadata, with the STS and SSO clients
+ * they carry) is never reached in Lambda, yet it is ~110 KB of every bundle and ~10 ms of every cold start.
+ * So the bundles' default provider reads the environment alone. The local runtime runs the sources, with
+ * the whole chain; its clients have static credentials for the emulators anyway (lib/storage/clients.ts).
+ */
+export const lambdaCredentialsFromEnv: Plugin = {
+  name: 'lambda-credentials-from-env',
+  setup(pluginBuild) {
+    const namespace = 'lambda-credentials-from-env';
+    pluginBuild.onResolve({ filter: /^@aws-sdk\/credential-provider-node$/ }, ({ path }) => ({
+      path,
+      namespace,
+    }));
+    pluginBuild.onLoad({ filter: /.*/, namespace }, () => ({
+      contents: "export { fromEnv as defaultProvider } from '@aws-sdk/credential-provider-env';",
+      resolveDir: projectRoot,
+      loader: 'js',
+    }));
+  },
+};
+
 /** The build of one handler module (path relative to the project root) into `outdir`/index.mjs. */
 export function bundleOptions(entry: string, outdir: string): BuildOptions & { metafile: true } {
   return {
@@ -80,7 +104,7 @@ export function bundleOptions(entry: string, outdir: string): BuildOptions & { m
     // CommonJS dependencies (and the builtins above) still call require() inside an ESM bundle.
     banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
     metafile: true,
-    plugins: [englishOnlyZodLocales, builtinsThroughRequire],
+    plugins: [englishOnlyZodLocales, builtinsThroughRequire, lambdaCredentialsFromEnv],
   };
 }
 
