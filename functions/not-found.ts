@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { endpoint } from '../lib/http/api';
 import { MethodNotAllowedError, NotFoundError } from '../lib/http/errors';
 import { pathsOf, routes } from '../lib/routes';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import * as accounts from './accounts/schemas';
 import * as binaries from './binaries/schemas';
 import { apiKeyResultSchema, apiResultSchema, pagedSchema } from './http/schemas';

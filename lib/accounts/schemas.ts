@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiRequest, text } from '../http/schemas';
 
 const loginId = text({ min: 1, max: 256 }).refine(

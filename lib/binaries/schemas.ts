@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiResultSchema } from '../http/schemas';
 
 /** The upload form (documentation: the handler reads the multipart body itself, lib/binaries/multipart-form.ts). */

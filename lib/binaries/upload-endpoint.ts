@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Principal } from '../accounts/principal';
 import { endpoint } from '../http/api';
 import type { ApiEvent } from '../http/event';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The reference's Parameters (CONTRACT section 2): a JSON file named by KIROKU_PARAMETERS, each value

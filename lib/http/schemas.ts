@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Text, where a number is also taken as its text (CONTRACT section 1, as Newtonsoft reads it). */
 export function text(checks: { min?: number; max?: number } = {}) {

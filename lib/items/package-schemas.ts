@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiRequest, apiResultSchema, text } from '../http/schemas';
 import { referenceTypes } from './model';
 import { permissions, recordFields, recordSchema, siteName, siteSchema, siteSettings } from './schemas';

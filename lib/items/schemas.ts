@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiRequest, pagedSchema, text } from '../http/schemas';
 import { referenceTypes } from './model';
 import { PERMISSION_ENTRY } from './permissions';

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Shard } from '@aws-sdk/client-dynamodb-streams';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Where the local stream poller stands in each stream, kept across restarts as Lambda's event source

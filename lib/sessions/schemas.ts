@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiRequest, text } from '../http/schemas';
 
 /** Keys are stored as `User_<SessionKey>`; the reference's column holds 256 characters. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiRequest, text } from '../http/schemas';
 
 /** FindSiteNames is required (400 when missing, before the MIME check); a null name answers -1. */

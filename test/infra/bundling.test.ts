@@ -9,11 +9,21 @@ import { SYNTH_TIMEOUT_MS } from './synth';
 
 let outdir: string;
 let sources: string[];
+/** KB of the sessions-get bundle by package. */
+let weights: Map<string, number>;
 
 beforeAll(async () => {
   outdir = mkdtempSync(join(tmpdir(), 'kiroku-bundling-'));
   await bundle({ entry: 'test/fixtures/credentials-handler.ts', outdir });
   sources = JSON.parse(readFileSync(join(outdir, `${BUNDLE_FILE}.map`), 'utf8')).sources;
+  const built = await bundle({ entry: 'functions/sessions-get.ts', outdir: join(outdir, 'sessions-get') });
+  weights = new Map();
+  for (const output of Object.values(built.metafile.outputs)) {
+    for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? 'ours';
+      weights.set(name, (weights.get(name) ?? 0) + bytesInOutput / 1024);
+    }
+  }
 }, SYNTH_TIMEOUT_MS);
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
@@ -57,5 +67,13 @@ describe('the bundles’ AWS credentials', () => {
     }
     expect(sources.filter((source) => source.includes('/@aws-sdk/nested-clients/'))).toEqual([]);
     expect(sources).toContainEqual(expect.stringContaining('/@aws-sdk/credential-provider-env/'));
+  });
+});
+
+describe('what a bundle carries', () => {
+  it('keeps zod to what the schemas use', () => {
+    // `import { z } from 'zod'` takes zod's whole namespace object (~190 KB); `import * as z from 'zod'`
+    // lets esbuild keep only what the schemas reach (~90 KB).
+    expect(weights.get('zod')).toBeLessThan(120);
   });
 });
