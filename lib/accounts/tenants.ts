@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { now } from '../clock';
 import { ForbiddenError } from '../http/errors';
 import { messages } from '../http/messages';

@@ -1,7 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Principal } from '../accounts/principal';
 import { settings } from '../config/settings';
 import type { ApiEvent, ApiMiddleware, ApiResult } from './event';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * JSON in: property names match case-insensitively (`sessionkey` is `SessionKey`), as Newtonsoft reads

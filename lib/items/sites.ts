@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
 import { BadRequestError } from '../http/errors';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { endpoint } from '../../lib/http/api';
 import { NotFoundError } from '../../lib/http/errors';
 import { apiResult } from '../../lib/http/response';
