@@ -72,7 +72,9 @@ async function membersOf(
   const idsOf = (kind: string) =>
     [
       ...new Set(
-        members.filter((member) => member.startsWith(`${kind},`)).map((member) => Number(member.slice(5))),
+        members
+          .filter((member) => member.startsWith(`${kind},`))
+          .map((member) => Number(member.slice(kind.length + 1))),
       ),
     ].sort((a, b) => a - b);
   const memberIds = idsOf('User');

@@ -20,6 +20,14 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 /** DynamoDB's limit on the actions of one transaction. */
 const MAX_TRANSACTION_ITEMS = 100;
 
+/** What a group holds: users and depts, each listed in the group's item and with a membership entry. */
+type MemberKind = 'user' | 'dept';
+const MEMBERS_ATTRIBUTE: Record<MemberKind, string> = { user: 'MemberIds', dept: 'MemberDeptIds' };
+
+function membershipKey(kind: MemberKind, id: number, groupId: number) {
+  return kind === 'user' ? keys.membership(id, groupId) : keys.deptMembership(id, groupId);
+}
+
 const table = () => tableName('accounts');
 
 export async function nextId(kind: CounterKind): Promise<number> {
@@ -171,9 +179,8 @@ export async function getGroup(groupId: number): Promise<Group | undefined> {
 
 /** Writes the group and makes its membership entries match `after.memberIds` and `after.deptIds`. */
 export async function saveGroup(before: Group | undefined, after: Group): Promise<void> {
-  const membership = (kind: 'user' | 'dept', id: number) =>
-    kind === 'user' ? keys.membership(id, after.groupId) : keys.deptMembership(id, after.groupId);
-  const changes = (kind: 'user' | 'dept', previousIds: readonly number[], nextIds: readonly number[]) => {
+  const membership = (kind: MemberKind, id: number) => membershipKey(kind, id, after.groupId);
+  const changes = (kind: MemberKind, previousIds: readonly number[], nextIds: readonly number[]) => {
     const previous = new Set(previousIds);
     const next = new Set(nextIds);
     return [
@@ -284,11 +291,9 @@ export async function deleteDept(dept: Dept): Promise<void> {
 }
 
 /** Takes a removed user or dept out of every group it was in: the group's list and the membership entry. */
-async function leaveGroups(kind: 'user' | 'dept', id: number): Promise<void> {
-  const [groupIds, membership, attribute] =
-    kind === 'user'
-      ? [await groupIdsOf(id), (groupId: number) => keys.membership(id, groupId), 'MemberIds']
-      : [await deptGroupIdsOf(id), (groupId: number) => keys.deptMembership(id, groupId), 'MemberDeptIds'];
+async function leaveGroups(kind: MemberKind, id: number): Promise<void> {
+  const groupIds = kind === 'user' ? await groupIdsOf(id) : await deptGroupIdsOf(id);
+  const membership = (groupId: number) => membershipKey(kind, id, groupId);
   for (const groupId of groupIds) {
     await transact([
       {
@@ -297,7 +302,7 @@ async function leaveGroups(kind: 'user' | 'dept', id: number): Promise<void> {
           Key: keys.group(groupId),
           UpdateExpression: 'DELETE #members :member',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#members': attribute },
+          ExpressionAttributeNames: { '#members': MEMBERS_ATTRIBUTE[kind] },
           ExpressionAttributeValues: { ':member': new Set([id]) },
         },
       },
@@ -413,8 +418,8 @@ function fromGroup(group: Group): Record<string, unknown> {
     GroupId: group.groupId,
     TenantId: group.tenantId,
     GroupName: group.groupName,
-    MemberIds: group.memberIds.length > 0 ? new Set(group.memberIds) : undefined,
-    MemberDeptIds: group.deptIds.length > 0 ? new Set(group.deptIds) : undefined,
+    [MEMBERS_ATTRIBUTE.user]: group.memberIds.length > 0 ? new Set(group.memberIds) : undefined,
+    [MEMBERS_ATTRIBUTE.dept]: group.deptIds.length > 0 ? new Set(group.deptIds) : undefined,
     CreatedAt: group.createdAt,
     UpdatedAt: group.updatedAt,
   };
@@ -426,8 +431,8 @@ function toGroup(item: Record<string, unknown>): Group {
     groupId: Number(item.GroupId),
     tenantId: Number(item.TenantId),
     groupName: String(item.GroupName),
-    memberIds: ids(item.MemberIds),
-    deptIds: ids(item.MemberDeptIds),
+    memberIds: ids(item[MEMBERS_ATTRIBUTE.user]),
+    deptIds: ids(item[MEMBERS_ATTRIBUTE.dept]),
     createdAt: Number(item.CreatedAt),
     updatedAt: Number(item.UpdatedAt),
   };
