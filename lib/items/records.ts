@@ -1,19 +1,20 @@
 import type { Principal } from '../accounts/principal';
 import { getUser } from '../accounts/repository';
-import { planAttachments } from '../binaries/attachments';
 import { now } from '../clock';
-import { BadRequestError, LockedRecordError, NotFoundError } from '../http/errors';
-import { messages } from '../http/messages';
-import { type ApiResponse, apiResult } from '../http/response';
-import { useApiCall } from './api-limit';
-import { integratedSites } from './integrated-sites';
-import { type ItemRecord, recordHolders, type Site } from './model';
-import { Permission, requirePermission, siteInTenant } from './permissions';
+import { BadRequestError, LockedRecordError, NotFoundError } from '../errors';
+import { messages } from '../messages';
+import type { Outcome, Reading } from '../results';
+import { useApiCall } from '../sites/api-limit';
+import { integratedSites } from '../sites/integrated-sites';
+import { recordHolders, type Site } from '../sites/model';
+import { Permission, requirePermission, siteInTenant } from '../sites/permissions';
+import { nextItemId } from '../sites/store';
+import { planAttachments } from './attachments';
+import type { ItemRecord } from './model';
 import { mergeFields } from './record-fields';
 import { recordCountOf, recordPageOf } from './record-pages';
 import * as repository from './record-repository';
 import type { RecordWriteInput } from './schemas';
-import { nextItemId } from './store';
 import { recordView } from './views';
 
 /** The reference's Api.PageSize: the most records one read returns. */
@@ -23,7 +24,7 @@ export async function createRecord(
   principal: Principal,
   siteId: number,
   input: RecordWriteInput,
-): Promise<ApiResponse> {
+): Promise<Outcome> {
   const site = await siteInTenant(principal, siteId);
   requireRecordHolder(site);
   await requirePermission(principal, site, Permission.Create);
@@ -57,7 +58,7 @@ export async function createRecord(
     ver: 1,
   };
   await repository.insertRecord(record, files.items);
-  return apiResult({ id: record.recordId, message: messages.created(record.title), ...limits });
+  return { id: record.recordId, message: messages.created(record.title), ...limits };
 }
 
 /**
@@ -68,7 +69,7 @@ export async function readItem(
   principal: Principal,
   id: number,
   paging: { Offset?: number; PageSize?: number },
-): Promise<ApiResponse> {
+): Promise<Reading> {
   const item = await repository.findItem(principal.tenantId, id);
   if (!item) throw new NotFoundError(`no item ${id} in tenant ${principal.tenantId}`);
   const site = item.kind === 'site' ? item.site : await siteInTenant(principal, item.record.siteId);
@@ -89,15 +90,14 @@ export async function readItem(
             recordView(site, record),
           ),
         };
-  const body = { StatusCode: 200, LimitPerDate: limits.limitPerDate, LimitRemaining: limits.limitRemaining };
-  return { body: { ...body, Response: response } };
+  return { response, limits };
 }
 
 export async function updateRecord(
   principal: Principal,
   id: number,
   input: RecordWriteInput,
-): Promise<ApiResponse> {
+): Promise<Outcome> {
   const { site, record: before } = await recordInTenant(principal, id);
   await requirePermission(principal, site, Permission.Update);
   const limits = await useApiCall(site);
@@ -130,17 +130,17 @@ export async function updateRecord(
     ver: before.ver + 1,
   };
   await repository.updateRecord(before, after, files.items);
-  return apiResult({ id, message: messages.updated(after.title), ...limits });
+  return { id, message: messages.updated(after.title), ...limits };
 }
 
-export async function deleteRecord(principal: Principal, id: number): Promise<ApiResponse> {
+export async function deleteRecord(principal: Principal, id: number): Promise<Outcome> {
   const { site, record } = await recordInTenant(principal, id);
   await requirePermission(principal, site, Permission.Delete);
   const limits = await useApiCall(site);
   await requireUnlocked(principal, record);
   // Its files go through the Items stream (functions/record-files.ts), for deletesite's records alike.
   await repository.deleteRecord(record);
-  return apiResult({ id, message: messages.deleted(record.title), ...limits });
+  return { id, message: messages.deleted(record.title), ...limits };
 }
 
 export async function recordInTenant(
