@@ -55,7 +55,7 @@ async function startOnce(env: NodeJS.ProcessEnv, dataDir: string): Promise<Start
   const began = performance.now();
   const child = spawnNode(['--import', 'tsx', 'scripts/start.ts'], { env: { ...env, PORT: String(port) } });
   try {
-    await waitForLine(child, new RegExp(`^Kiroku is listening on http://127\\.0\\.0\\.1:${port}\\b`), 60_000);
+    await waitForLine(child, new RegExp(`Kiroku is listening on http://127\\.0\\.0\\.1:${port}\\b`), 60_000);
   } catch (error) {
     await stop(child, 5_000);
     throw error;

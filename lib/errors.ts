@@ -1,8 +1,15 @@
 import { messages } from './messages';
 
+/** What was wrong with a request, for the caller: the property (a path such as `ClassHash.ClassA`) and why. */
+export interface InputProblem {
+  readonly Property?: string;
+  readonly Problem: string;
+}
+
 /**
  * The one error hierarchy. Each error carries the spec's StatusCode and its public message; `reason`
- * says why for the log and never reaches the response.
+ * says why for the log and never reaches the response, except for a 400, whose problems are the caller's
+ * own input and are answered in the envelope's `Errors` list beside the reference's Message.
  */
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -14,21 +21,37 @@ export class ApiError extends Error {
     /** The HTTP status when it must differ from what the endpoint's status policy gives (the upload's
      * transport failures, web-api.txt 7.2). */
     readonly httpStatus?: number,
+    /** The public list of what was wrong with the input (400 only). */
+    readonly problems: readonly InputProblem[] = [],
   ) {
     super(message);
   }
 }
 
+/** 400 `Invalid request.`: the reason is the input's problem, answered in `Errors`. */
 export class BadRequestError extends ApiError {
-  constructor(reason?: string) {
-    super(400, messages.badRequest, reason);
+  constructor(reason?: string, property?: string) {
+    super(400, messages.badRequest, reason, undefined, problemsOf(reason, property));
   }
 }
 
-export class InvalidJsonError extends ApiError {
-  constructor(reason?: string) {
-    super(400, messages.invalidJsonData, reason);
+/** 400 `Invalid request.` with every problem the body's schema found. */
+export class InvalidInputError extends ApiError {
+  constructor(problems: readonly InputProblem[]) {
+    const reason = problems.map((problem) => `${problem.Property ?? 'body'}: ${problem.Problem}`).join('; ');
+    super(400, messages.badRequest, reason, undefined, problems);
   }
+}
+
+/** 400 `Invalid json data.`: a body that is not JSON, or not of the shape every request shares. */
+export class InvalidJsonError extends ApiError {
+  constructor(reason?: string, property?: string) {
+    super(400, messages.invalidJsonData, reason, undefined, problemsOf(reason, property));
+  }
+}
+
+function problemsOf(reason: string | undefined, property: string | undefined): InputProblem[] {
+  return reason === undefined ? [] : [{ Property: property, Problem: reason }];
 }
 
 export class UnauthorizedError extends ApiError {

@@ -1,10 +1,10 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 
 /**
@@ -12,10 +12,9 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
  * (the package's own spawn() cannot pass -disableTelemetry or JVM flags; reference/local-emulators.md A).
  *
  * The jar has no host option: its Jetty server listens on every interface. To keep the contract's
- * "everything binds 127.0.0.1", a 20-line launcher class sets the Jetty connector's host before start.
- * It is compiled once with javac into node_modules/.cache; where no javac exists (a JRE-only machine)
- * the jar runs as shipped, on all interfaces, with a warning. The launcher also exits when its stdin
- * closes, so a JVM never outlives a Node parent that was killed with SIGKILL.
+ * "everything binds 127.0.0.1", a 20-line launcher class (local/java/) sets the Jetty connector's host
+ * before start. It is committed compiled, so a Java runtime is all a machine needs. The launcher also
+ * exits when its stdin closes, so a JVM never outlives a Node parent that was killed with SIGKILL.
  */
 
 export interface DynamoDbLocalOptions {
@@ -41,32 +40,8 @@ export interface DynamoDbLocal {
 
 const DEFAULT_HEAP_MB = 256;
 const LAUNCHER_CLASS = 'KirokuLoopbackDynamoDBLocal';
-const LAUNCHER_SOURCE = `
-import java.lang.reflect.Field;
-import org.eclipse.jetty.server.Connector;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import software.amazon.dynamodb.services.local.main.ServerRunner;
-import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
-
-public class ${LAUNCHER_CLASS} {
-  public static void main(String[] args) throws Exception {
-    DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(args);
-    Field field = DynamoDBProxyServer.class.getDeclaredField("server");
-    field.setAccessible(true);
-    for (Connector connector : ((Server) field.get(proxy)).getConnectors()) {
-      if (connector instanceof ServerConnector) ((ServerConnector) connector).setHost("127.0.0.1");
-    }
-    Thread watchdog = new Thread(() -> {
-      try { while (System.in.read() != -1) {} } catch (Exception ignored) {}
-      System.exit(0);
-    });
-    watchdog.setDaemon(true);
-    watchdog.start();
-    proxy.start();
-  }
-}
-`;
+/** The launcher, compiled (javac --release 17) and committed beside its source, so no JDK is needed. */
+const LAUNCHER_CLASSPATH = fileURLToPath(new URL('./java', import.meta.url));
 
 const children = new Set<ChildProcess>();
 let exitHookInstalled = false;
@@ -91,41 +66,19 @@ function jarDirectory(): string {
   return join(lib, latest);
 }
 
-let launcherPromise: Promise<string | undefined> | undefined;
+/** Java on PATH, or a one-line error naming the package to install: DynamoDB Local runs on it. */
+function requireJava(): void {
+  const found = (process.env.PATH ?? '')
+    .split(delimiter)
+    .some((dir) => dir !== '' && existsSync(join(dir, 'java')));
+  if (!found) throw new JavaMissingError();
+}
 
-/** The directory holding the compiled launcher class, or undefined when it cannot be built here. */
-function launcherClasspath(jarDir: string): Promise<string | undefined> {
-  launcherPromise ??= (async () => {
-    const packageRoot = dirname(dirname(jarDir));
-    const target = join(packageRoot, '..', '.cache', 'kiroku', `launcher-${jarDir.split(/[\\/]/).at(-1)}`);
-    if (existsSync(join(target, `${LAUNCHER_CLASS}.class`))) return target;
-    await mkdir(dirname(target), { recursive: true });
-    // Compile into a scratch directory and rename it into place, so two processes starting at once
-    // never see a half-written class file.
-    const scratch = await mkdtemp(`${target}-`);
-    try {
-      const source = join(scratch, `${LAUNCHER_CLASS}.java`);
-      await writeFile(source, LAUNCHER_SOURCE);
-      await promisify(execFile)('javac', [
-        '-nowarn',
-        '-cp',
-        join(jarDir, 'DynamoDBLocal.jar'),
-        '-d',
-        scratch,
-        source,
-      ]);
-      await rename(scratch, target).catch(() => undefined);
-      return existsSync(join(target, `${LAUNCHER_CLASS}.class`)) ? target : undefined;
-    } catch (error) {
-      process.emitWarning(
-        `DynamoDB Local will listen on all interfaces: javac could not build the loopback launcher (${(error as Error).message.split('\n')[0]})`,
-      );
-      return undefined;
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
-    }
-  })();
-  return launcherPromise;
+export class JavaMissingError extends Error {
+  override name = 'JavaMissingError';
+  constructor() {
+    super('Java is not installed; DynamoDB Local needs it: apt-get install openjdk-17-jre-headless');
+  }
 }
 
 export function freePort(): Promise<number> {
@@ -140,8 +93,9 @@ export function freePort(): Promise<number> {
 }
 
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+  requireJava();
   const jarDir = jarDirectory();
-  const classpath = await launcherClasspath(jarDir);
+  const classpath = LAUNCHER_CLASSPATH;
   const storage = options.dbPath
     ? ['-sharedDb', '-dbPath', resolve(options.dbPath)]
     : ['-inMemory', '-sharedDb'];
@@ -167,13 +121,13 @@ class PortInUseError extends Error {}
 
 async function launch(
   jarDir: string,
-  classpath: string | undefined,
+  classpath: string,
   args: string[],
   port: number,
   options: DynamoDbLocalOptions,
 ): Promise<DynamoDbLocal> {
   const jar = join(jarDir, 'DynamoDBLocal.jar');
-  const main = classpath ? ['-cp', `${jar}${delimiter}${classpath}`, LAUNCHER_CLASS] : ['-jar', jar];
+  const main = ['-cp', `${jar}${delimiter}${classpath}`, LAUNCHER_CLASS];
   const child = spawn(
     'java',
     [

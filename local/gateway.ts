@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { normalizeBasePath } from '../lib/config/base-path';
+import { logger } from '../lib/log';
 import { fallbackHandler, pathsOf, type Route, routes } from '../lib/routes';
 import { buildEvent, matchRoute, TEXT_TYPES } from './http-api-event';
 import { DEFAULT_TIMEOUT_MS, lambdaContext } from './lambda-context';
@@ -66,11 +67,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const table = (options.routes ?? routes).flatMap((route) =>
     pathsOf(route).map((path) => ({ ...route, path, segments: path.split('/') })),
   );
-  const onError = options.onError ?? ((error: unknown) => console.error('Handler failed:', error));
+  const onError = options.onError ?? ((error: unknown) => logger.error('handler failed', error as Error));
 
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (request, response) => {
     void serve(request, response).catch((error: unknown) => {
-      console.error('Local gateway failed:', error);
+      logger.error('local gateway failed', error as Error);
       if (!response.headersSent) send(response, 500, { message: 'Internal Server Error' });
       else response.destroy();
     });

@@ -12,6 +12,7 @@ import {
   TrimmedDataAccessException,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { logger } from '../lib/log';
 import { dynamoDbClientConfig } from '../lib/storage/clients';
 import { openCheckpointStore, resumePositions } from './stream-checkpoints';
 
@@ -68,7 +69,10 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   const config = dynamoDbClientConfig(options.env);
   const dynamodb = new DynamoDBClient(config);
   const streams = new DynamoDBStreamsClient(config);
-  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ''));
+  const log =
+    options.log ??
+    ((message: string, error?: unknown) =>
+      error === undefined ? logger.warn(message) : logger.error(message, error as Error));
   const batchSize = Math.min(options.batchSize ?? 100, 1000);
   const interval = options.pollIntervalMs ?? 150;
   const maxRetries = options.maxRetryAttempts ?? 3;

@@ -2,9 +2,10 @@ import { resolve } from 'node:path';
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
 import { normalizeBasePath } from '../lib/config/base-path';
 import { SettingsError, settings } from '../lib/config/settings';
+import { logger } from '../lib/log';
 import { streamSubscriptions } from '../lib/streams';
 import { ensureTables } from '../local/bootstrap';
-import { type DynamoDbLocal, startDynamoDbLocal } from '../local/dynamodb-local';
+import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local';
 import { type Gateway, startGateway } from '../local/gateway';
 import { type S3Local, startS3Local } from '../local/s3-local';
 import { type StreamPoller, startStreamPoller } from '../local/stream-poller';
@@ -30,19 +31,19 @@ async function main(): Promise<void> {
     settings();
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
-    console.error(error.message);
+    logger.error(error.message);
     process.exit(1);
   }
   const port = Number(process.env.PORT || 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`PORT: not a port number: ${process.env.PORT}`);
+    logger.error(`PORT: not a port number: ${process.env.PORT}`);
     process.exit(1);
   }
   const heapMb = process.env.KIROKU_DYNAMODB_HEAP_MB
     ? Number(process.env.KIROKU_DYNAMODB_HEAP_MB)
     : undefined;
   if (heapMb !== undefined && !(Number.isInteger(heapMb) && heapMb >= 64)) {
-    console.error(
+    logger.error(
       `KIROKU_DYNAMODB_HEAP_MB: not a number of megabytes (64 or more): ${process.env.KIROKU_DYNAMODB_HEAP_MB}`,
     );
     process.exit(1);
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   const dataDir = resolve(process.env.KIROKU_DATA_DIR || '.data');
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  watchParent();
 
   const [startedDb, startedS3] = await Promise.allSettled([
     startDynamoDbLocal({ dbPath: resolve(dataDir, 'dynamodb'), heapMb }),
@@ -63,7 +65,7 @@ async function main(): Promise<void> {
   if (!dynamodb || !s3) throw new Error('unreachable');
   void dynamodb.exited.then(({ code, signal }) => {
     if (stopping) return;
-    console.error(`DynamoDB Local exited unexpectedly (code ${code}, signal ${signal})`);
+    logger.error('DynamoDB Local exited unexpectedly', { code, signal });
     void shutdown(1);
   });
 
@@ -77,10 +79,10 @@ async function main(): Promise<void> {
     password: process.env.KIROKU_ADMIN_PASSWORD || undefined,
   });
   if (administrator.created && administrator.apiKey && !process.env.KIROKU_ADMIN_API_KEY) {
-    console.log(`Administrator API key: ${administrator.apiKey}`);
+    logger.info(`Administrator API key: ${administrator.apiKey}`, { apiKey: administrator.apiKey });
   }
   if (administrator.created && administrator.password && !process.env.KIROKU_ADMIN_PASSWORD) {
-    console.log(`Administrator password: ${administrator.password}`);
+    logger.info(`Administrator password: ${administrator.password}`, { password: administrator.password });
   }
 
   // LATEST only on the first start (as a new mapping): later starts resume from the checkpoints, so the
@@ -92,7 +94,19 @@ async function main(): Promise<void> {
   });
 
   gateway = await startGateway({ port, basePath });
-  console.log(`Kiroku is listening on ${gateway.url}`);
+  logger.info(`Kiroku is listening on ${gateway.url}`, { url: gateway.url });
+}
+
+/**
+ * A process manager or a CI job stops `npm start` by signalling npm. The script execs node so that the
+ * signal reaches this process; should npm die some other way (SIGKILL, a closed terminal), this process
+ * is handed to another parent, and it stops too rather than keep the port and the JVM.
+ */
+function watchParent(): void {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void shutdown(0);
+  }, 500).unref();
 }
 
 function onSignal(signal: NodeJS.Signals): void {
@@ -115,7 +129,7 @@ async function shutdown(code: number): Promise<void> {
     try {
       await stop?.();
     } catch (error) {
-      console.error(`Stopping the ${name} failed:`, error);
+      logger.error(`stopping the ${name} failed`, error as Error);
       code ||= 1;
     }
   }
@@ -123,6 +137,7 @@ async function shutdown(code: number): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error('Kiroku failed to start:', error);
+  if (error instanceof JavaMissingError) logger.error(error.message);
+  else logger.error('Kiroku failed to start', error as Error);
   void shutdown(1);
 });

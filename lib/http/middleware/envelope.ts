@@ -35,8 +35,9 @@ export function envelope(options: Partial<EnvelopeOptions> = {}): ApiMiddleware 
     const id = request.internal.kiroku?.pathId ?? 0;
     if (error instanceof ApiError) {
       logger.info('request refused', { statusCode: error.statusCode, reason: error.reason ?? error.message });
+      const errors = error.statusCode === 400 && error.problems.length > 0 ? { Errors: error.problems } : {};
       const response = toHttp(
-        apiResult({ id, statusCode: error.statusCode, message: error.message }),
+        apiResult({ id, statusCode: error.statusCode, message: error.message }, errors),
         status,
       );
       request.response = error.httpStatus ? { ...response, statusCode: error.httpStatus } : response;
