@@ -69,13 +69,19 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   );
   const onError = options.onError ?? ((error: unknown) => logger.error('handler failed', error as Error));
 
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (request, response) => {
-    void serve(request, response).catch((error: unknown) => {
-      logger.error('local gateway failed', error as Error);
-      if (!response.headersSent) send(response, 500, { message: 'Internal Server Error' });
-      else response.destroy();
-    });
-  });
+  // Idle keep-alive connections live longer than a client's own pool keeps them (API Gateway and load
+  // balancers keep them about a minute): with Node's 5 s, a client reusing a socket just as the server
+  // closes it gets a connection reset instead of an answer.
+  const server = createServer(
+    { maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: 65_000, headersTimeout: 66_000 },
+    (request, response) => {
+      void serve(request, response).catch((error: unknown) => {
+        logger.error('local gateway failed', error as Error);
+        if (!response.headersSent) send(response, 500, { message: 'Internal Server Error' });
+        else response.destroy();
+      });
+    },
+  );
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://localhost');

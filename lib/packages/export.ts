@@ -3,7 +3,6 @@ import { now } from '../clock';
 import { BadRequestError } from '../errors';
 import { recordCount, recordPage } from '../items/record-repository';
 import { recordView } from '../items/views';
-import type { Outcome } from '../results';
 import { recordHolders, type Site } from '../sites/model';
 import { Permission, requirePermission, siteInTenant, sitePermission } from '../sites/permissions';
 import { childSiteIds, getSite } from '../sites/repository';

@@ -1,10 +1,7 @@
 import * as accounts from '../accounts/schemas';
 import * as binaries from '../files/schemas';
 import { apiResultSchema } from '../schema';
-import type { Route } from './route';
-
-const itemsRead = { items: 'read', accounts: 'read' } as const;
-const itemsWrite = { items: 'write', accounts: 'read' } as const;
+import { itemsRead, itemsWrite, type Route } from './route';
 
 /** Binary upload and downloads (web-api.txt 4.5, 7.2; CONTRACT section 6). */
 

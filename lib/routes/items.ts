@@ -1,9 +1,7 @@
 import * as accounts from '../accounts/schemas';
 import * as items from '../items/schemas';
 import { apiResultSchema } from '../schema';
-import type { Route } from './route';
-
-const itemsWrite = { items: 'write', accounts: 'read' } as const;
+import { itemsWrite, type Route } from './route';
 
 /** Records (CONTRACT sections 5, 5.1). */
 

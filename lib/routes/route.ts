@@ -56,3 +56,7 @@ export interface Route {
 export function pathsOf(route: Route): readonly string[] {
   return [route.path, ...(route.aliases ?? [])];
 }
+
+// Every items route authenticates (accounts) and checks group-based permissions (accounts again).
+export const itemsRead = { items: 'read', accounts: 'read' } as const;
+export const itemsWrite = { items: 'write', accounts: 'read' } as const;

@@ -2,11 +2,7 @@ import * as accounts from '../accounts/schemas';
 import * as packages from '../packages/schemas';
 import { apiResultSchema } from '../schema';
 import * as sites from '../sites/schemas';
-import type { Route } from './route';
-
-// Every items route authenticates (accounts) and checks group-based permissions (accounts again).
-const itemsRead = { items: 'read', accounts: 'read' } as const;
-const itemsWrite = { items: 'write', accounts: 'read' } as const;
+import { itemsRead, itemsWrite, type Route } from './route';
 
 /** Sites, site lookup and site packages (web-api.txt 4.3, 4.4; CONTRACT sections 4, 5). */
 

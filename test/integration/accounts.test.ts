@@ -404,7 +404,12 @@ describe('accounts', () => {
 
     it('answers 400, not 500, for a path id that is not a number', async () => {
       const result = await post('/api/users/abc/get', { ApiKey: accounts.admin.apiKey });
-      expect(result.body).toEqual({ Id: 0, StatusCode: 400, Message: 'Invalid request.' });
+      expect(result.body).toEqual({
+        Id: 0,
+        StatusCode: 400,
+        Message: 'Invalid request.',
+        Errors: expect.any(Array),
+      });
     });
   });
 });

@@ -169,7 +169,12 @@ describe('binary upload', () => {
         const next = await chunk(from, 10, {}, name);
         expect(next.status).toBe(200);
         if (result === '400') {
-          expect(next.body).toEqual({ Id: 0, StatusCode: 400, Message: 'Invalid request.' });
+          expect(next.body).toEqual({
+            Id: 0,
+            StatusCode: 400,
+            Message: 'Invalid request.',
+            Errors: expect.any(Array),
+          });
           // The bytes received are kept: the chunk resent from the right offset goes on.
           expect((await chunk(10, 10, {}, name)).body).toEqual({ Id: 0, StatusCode: 200, Message: guid });
         } else {
@@ -185,7 +190,12 @@ describe('binary upload', () => {
       const last = await chunk(20, 10, fields, name);
       expect(last.status).toBe(200);
       if (result === '400') {
-        expect(last.body).toEqual({ Id: 0, StatusCode: 400, Message: 'Invalid request.' });
+        expect(last.body).toEqual({
+          Id: 0,
+          StatusCode: 400,
+          Message: 'Invalid request.',
+          Errors: expect.any(Array),
+        });
         // The upload is discarded: a later chunk finds none.
         expect((await chunk(20, 10, {}, name)).body.StatusCode).toBe(400);
         expect((await download(guid, writer.apiKey)).status).toBe(404);
@@ -363,7 +373,13 @@ describe('binary upload', () => {
     ] as const)('%s → HTTP %i, StatusCode %i', async (_case, http, statusCode, send) => {
       const answer = await send();
       expect(answer.status).toBe(http);
-      expect(answer.body).toEqual({ Id: 0, StatusCode: statusCode, Message: expect.any(String) });
+      expect(answer.body).toEqual({
+        Id: 0,
+        StatusCode: statusCode,
+        Message: expect.any(String),
+        // A 400 says what was wrong with the input.
+        ...(statusCode === 400 && { Errors: expect.any(Array) }),
+      });
     });
 
     it('uses the first file of the form and ignores the rest and the field names', async () => {
@@ -393,7 +409,12 @@ describe('binary upload', () => {
 
     it('checks FileHash against a file sent without Content-Range (the reference fails with 500)', async () => {
       const bad = await uploadFile(uploadUrl(), writer.apiKey, file, { FileHash: 'a'.repeat(32) });
-      expect(bad.body).toEqual({ Id: 0, StatusCode: 400, Message: 'Invalid request.' });
+      expect(bad.body).toEqual({
+        Id: 0,
+        StatusCode: 400,
+        Message: 'Invalid request.',
+        Errors: expect.any(Array),
+      });
       const good = await uploadFile(uploadUrl(), writer.apiKey, file, { FileHash: VECTOR_MD5 });
       expect(Number(good.body.Id)).toBeGreaterThan(0);
     });
@@ -406,12 +427,22 @@ describe('binary upload', () => {
     ])('answers 400 for a Content-Range with %s', async (_case, contentRange) => {
       const answer = await uploadFile(uploadUrl(), writer.apiKey, { ...file, contentRange });
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ Id: 0, StatusCode: 400, Message: 'Invalid request.' });
+      expect(answer.body).toEqual({
+        Id: 0,
+        StatusCode: 400,
+        Message: 'Invalid request.',
+        Errors: expect.any(Array),
+      });
     });
 
     it('answers 400 for a later chunk when no upload is in progress', async () => {
       const answer = await uploadFile(uploadUrl(), writer.apiKey, { ...file, contentRange: 'bytes 5-19/20' });
-      expect(answer.body).toEqual({ Id: 0, StatusCode: 400, Message: 'Invalid request.' });
+      expect(answer.body).toEqual({
+        Id: 0,
+        StatusCode: 400,
+        Message: 'Invalid request.',
+        Errors: expect.any(Array),
+      });
     });
 
     it('continues no other user’s upload, even with the same id and file name', async () => {
@@ -745,7 +776,12 @@ describe('binary upload', () => {
         Title: 'refused',
         AttachmentsA: [{ Guid: guid, Name: 'a.txt', Added: true }],
       });
-      expect(answer.body).toEqual({ Id: table, StatusCode: statusCode, Message: expect.any(String) });
+      expect(answer.body).toEqual({
+        Id: table,
+        StatusCode: statusCode,
+        Message: expect.any(String),
+        ...(statusCode === 400 && { Errors: expect.any(Array) }),
+      });
     });
 
     it('keeps files that already belong to the record on a later update', async () => {

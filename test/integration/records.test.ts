@@ -110,7 +110,12 @@ describe('records', () => {
       ['a text Status', { Status: 'open' }],
     ])('answers 400 for %s', async (_case, body) => {
       const result = await post(`/api/items/${table}/create`, { ApiKey: admin, ...body });
-      expect(result.body).toEqual({ Id: table, StatusCode: 400, Message: 'Invalid request.' });
+      expect(result.body).toEqual({
+        Id: table,
+        StatusCode: 400,
+        Message: 'Invalid request.',
+        Errors: expect.any(Array),
+      });
     });
 
     it.each(['Sites', 'Dashboards'])('answers 400 for records of a %s site', async (referenceType) => {

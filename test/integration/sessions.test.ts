@@ -94,7 +94,12 @@ describe('sessions API', () => {
       const body = { ApiKey: key, SessionKey: 'mime', SessionValue: 'v' };
       const result = await post(`/api/sessions/${op}`, body, { contentType: 'text/plain' });
       expect(result.status).toBe(400);
-      expect(result.body).toEqual({ Id: 0, StatusCode: 400, Message: 'Invalid request.' });
+      expect(result.body).toEqual({
+        Id: 0,
+        StatusCode: 400,
+        Message: 'Invalid request.',
+        Errors: expect.any(Array),
+      });
       const missing = await post(`/api/sessions/${op}`, body, { contentType: null });
       expect(missing.status).toBe(400);
     });
@@ -148,7 +153,7 @@ describe('sessions API', () => {
         },
       );
       expect(result.status).toBe(400);
-      expect(result.body).toEqual({ Id: 0, StatusCode: 400, Message: message });
+      expect(result.body).toEqual({ Id: 0, StatusCode: 400, Message: message, Errors: expect.any(Array) });
     });
 
     it.each(ops)('%s answers 401 when authentication fails', async (op) => {

@@ -120,7 +120,12 @@ describe('sites', () => {
         ReferenceType: 'Sites',
         ...body,
       });
-      expect(result.body).toEqual({ Id: 0, StatusCode: 400, Message: 'Invalid request.' });
+      expect(result.body).toEqual({
+        Id: 0,
+        StatusCode: 400,
+        Message: 'Invalid request.',
+        Errors: expect.any(Array),
+      });
     });
 
     it('accepts a 32-character SiteName, shared by two sites', async () => {
