@@ -4,6 +4,8 @@ import { apiResultSchema } from '../schema';
 import type { Route } from './route';
 
 const itemsWrite = { items: 'write', accounts: 'read' } as const;
+// Server scripts run on these routes, and their items.GetClosestSite reads the site-name index.
+const scripted = { ...itemsWrite, siteIndexes: 'read' } as const;
 
 /** Records (CONTRACT sections 5, 5.1). */
 
@@ -11,7 +13,7 @@ export const itemsCreate = {
   method: 'POST',
   path: '/api/items/{id}/create',
   handler: 'items-create',
-  tables: itemsWrite,
+  tables: scripted,
   summary: 'Create a record in the site {id} (Create)',
   request: items.recordWriteRequest,
   response: apiResultSchema,
@@ -33,7 +35,7 @@ export const itemsUpdate = {
   method: 'POST',
   path: '/api/items/{id}/update',
   handler: 'items-update',
-  tables: itemsWrite,
+  tables: scripted,
   summary: 'Update a record (Update; a locked record only by its locker or a manager)',
   request: items.recordWriteRequest,
   response: apiResultSchema,
@@ -43,7 +45,7 @@ export const itemsDelete = {
   method: 'POST',
   path: '/api/items/{id}/delete',
   handler: 'items-delete',
-  tables: itemsWrite,
+  tables: scripted,
   summary: 'Delete a record (Delete)',
   request: accounts.emptyRequest,
   response: apiResultSchema,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QueryStrings } from '../../lib/http/query';
+import { QueryStrings } from '../../lib/query-strings';
 
 // CONTRACT section 8, web-api.txt 4.6 and reference/pleasanter-behaviour.md 6.1, row by row.
 describe('QueryStrings', () => {
