@@ -13,11 +13,10 @@ let admin: string;
 let writer: TestUser;
 
 const post = (path: string, body?: unknown) => call(stack.url, path, body);
-const countOf = async (siteId: number) =>
-  (
-    ((await post(`/api/items/${siteId}/get`, { ApiKey: admin })).body.Response as { TotalCount: number }) ??
-    {}
-  ).TotalCount;
+const countOf = async (siteId: number) => {
+  const read = await post(`/api/items/${siteId}/get`, { ApiKey: admin });
+  return (read.body.Response as { TotalCount: number } | undefined)?.TotalCount;
+};
 const record = async (id: number) => {
   const read = await post(`/api/items/${id}/get`, { ApiKey: admin });
   return (read.body.Response as { Data: Record<string, unknown>[] } | undefined)?.Data[0];
