@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadSettings, useSettings } from '../../lib/config/settings';
-import { logger } from '../../lib/http/logger';
+import { logger } from '../../lib/log';
 import { createUser, logIn, seedAccounts, type TestUser } from '../fixtures/accounts';
 import { call } from '../fixtures/client';
 import { createRecord, createSite } from '../fixtures/items';
