@@ -7,6 +7,7 @@ import { type Condition, type ServerScript, scriptsOf } from '../sites/site-scri
 import type { FlatModel } from './model';
 import { PRELUDE } from './prelude';
 import { type HostFunction, type Outcome, Sandbox } from './sandbox';
+import { describe, nameOf, wrap } from './script-code';
 
 /** The request the scripts run for: what `context` shows of it. */
 export interface ScriptRequest {
@@ -32,19 +33,20 @@ export type LookupKey =
   | { readonly kind: 'Get' | 'GetSite'; readonly id: number }
   | { readonly kind: 'GetClosestSite'; readonly originId: number; readonly name: string };
 
-/** Distinct item lookups one request's scripts may make. */
+/** Distinct item lookups the scripts of one condition may make. */
 const MAX_LOOKUPS = 100;
 
 /**
  * A request's scripts. The engine is synchronous, and the item lookups read DynamoDB: a run that asks for
  * something not yet read is stopped, the answers are read, and the run starts again from the start, in a
  * fresh sandbox, with those answers at hand. A run's effects (model, UserData, logs) are taken only from the
- * run that finishes, so a restarted run leaves no trace. Time spent in every attempt counts.
+ * run that finishes, so a restarted run leaves no trace. Time spent in every attempt counts. The answers
+ * last one condition's run: an After condition, or the next record's WhenloadingRecord, reads afresh.
  */
 export class RequestScripts {
   private userData: unknown = {};
   private spentMs = 0;
-  private readonly answers = new Map<string, string | null>();
+  private answers = new Map<string, string | null>();
   private readonly query: QueryStrings;
 
   constructor(
@@ -68,6 +70,7 @@ export class RequestScripts {
     if (scripts.length === 0) return undefined;
     const shared = enabled.filter((script) => script.Shared).map((script) => script.Body ?? '');
     const data = { model, saved: saved ?? {}, siteSettings: site.siteSettings };
+    this.answers = new Map();
     for (;;) {
       const pending = new Map<string, LookupKey>();
       const outcome = await this.attempt(condition, site, scripts, shared.join('\n'), data, pending);
@@ -183,36 +186,5 @@ export class RequestScripts {
     const reason = `server script "${nameOf(script)}" (site ${site.siteId}, ${condition}) ${what}`;
     logger.error('server script failed', { siteId: site.siteId, condition, script: nameOf(script), reason });
     return { kind: 'failed', reason };
-  }
-}
-
-function nameOf(script: ServerScript): string {
-  return script.Name || script.Title || `#${script.Id}`;
-}
-
-/**
- * The code one script runs as: the Shared scripts' bodies first, then its own; Functionalize makes it a
- * function (so `return` works), TryCatch catches and logs what it throws. The block keeps each script's
- * `let` and `const` to itself, so two scripts, or the Shared part run before each, never collide.
- */
-function wrap(script: ServerScript, shared: string): string {
-  let code = `${shared}\n${script.Body ?? ''}`;
-  if (script.Functionalize) code = `(function () {\n${code}\n})();`;
-  if (script.TryCatch) code = `try {\n${code}\n} catch (error) { __kirokuCaught(error); }`;
-  return `{\n${code}\n}`;
-}
-
-function describe(outcome: Outcome): string {
-  switch (outcome.kind) {
-    case 'thrown':
-      return `threw ${outcome.message}`;
-    case 'timeout':
-      return 'ran out of time';
-    case 'memory':
-      return 'ran out of memory';
-    case 'crashed':
-      return `stopped the engine (${outcome.message})`;
-    default:
-      return outcome.kind;
   }
 }

@@ -103,6 +103,29 @@ describe('server scripts on records', () => {
       expect([...new Set(seen)]).toEqual(expected);
     });
 
+    it('runs Before conditions before the save and After conditions after it', async () => {
+      const look = (name: string) =>
+        `const found = items.Get(context.Id); context.Log('${name}:' + (found && found[0] ? found[0].Title : 'none'));`;
+      const moments = await withScripts(
+        ['BeforeCreate', 'AfterCreate', 'BeforeUpdate', 'AfterUpdate', 'BeforeDelete', 'AfterDelete'].map(
+          (name) => ({ Body: look(name), [name]: true }),
+        ),
+      );
+      const created = await post(`/api/items/${moments}/create`, { ApiKey: writer.apiKey, Title: 'one' });
+      const id = Number(created.body.Id);
+      await post(`/api/items/${id}/update`, { ApiKey: writer.apiKey, Title: 'two' });
+      await post(`/api/items/${id}/delete`, { ApiKey: writer.apiKey });
+      // On create, context.Id is the site's: items.Get of a site lists its records.
+      expect(logged()).toEqual([
+        'BeforeCreate:none',
+        'AfterCreate:one',
+        'BeforeUpdate:one',
+        'AfterUpdate:two',
+        'BeforeDelete:two',
+        'AfterDelete:none',
+      ]);
+    });
+
     it('runs none with Script.ServerScript false', async () => {
       useSettings({ ...loadSettings(), Script: { ServerScript: false, ServerScriptTimeOut: 10000 } });
       const id = await createRecord(stack.url, writer.apiKey, siteId);
