@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { type BundlesResult, benchBundles } from './bundles';
 import { projectRoot } from './children';
 import * as report from './report';
+import { benchScriptBundles } from './script-bundles';
+import { printServerScripts, serverScriptVerdicts } from './script-report';
+import { benchServerScripts } from './server-scripts';
 import { benchSessions, type SessionsResult } from './sessions';
 import { benchSiteLookup } from './site-lookup';
 import { benchSiteLookupGateway } from './site-lookup-gateway';
@@ -83,6 +86,8 @@ const lookupInProcess = (await phase('site lookup, in process', () => benchSiteL
   | undefined;
 const lookupGateway = await phase('site lookup, through the gateway', () => benchSiteLookupGateway());
 const upload = await phase('binary upload', () => benchUpload());
+const serverScripts = await phase('server scripts', () => benchServerScripts());
+const scriptBundles = await phase('server-script bundles', () => benchScriptBundles());
 
 for (const result of sessions) {
   report.printSessions(result);
@@ -104,6 +109,10 @@ if (upload) {
   report.printUpload(upload);
   verdicts.push(...report.uploadVerdicts(upload));
 }
+if (serverScripts || scriptBundles) {
+  printServerScripts(serverScripts, scriptBundles);
+  verdicts.push(...serverScriptVerdicts(serverScripts, scriptBundles));
+}
 report.printVerdicts(verdicts);
 for (const failure of failures) console.log(`  could not measure: ${failure}`);
 
@@ -122,6 +131,8 @@ const results = {
   start,
   siteLookup: { inProcess: lookupInProcess, gateway: lookupGateway },
   upload,
+  serverScripts,
+  scriptBundles,
 };
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nWritten to ${file} (${results.durationS} s)`);

@@ -2,8 +2,16 @@ import { endpoint } from '../lib/http/api';
 import { responseResult } from '../lib/http/response';
 import { readItem } from '../lib/items/records';
 import { itemsGet } from '../lib/routes/items';
+import { recordScripts } from '../lib/scripts/record-hooks';
 
-export const handler = endpoint(itemsGet, async ({ input, principal, pathId }) => {
-  const { response, limits } = await readItem(principal, pathId, input);
+export const handler = endpoint(itemsGet, async ({ input, principal, pathId, event }) => {
+  const scripts = recordScripts({
+    principal,
+    event,
+    action: 'get',
+    apiVersion: input.ApiVersion,
+    id: pathId,
+  });
+  const { response, limits } = await readItem(principal, pathId, input, scripts);
   return responseResult(response, limits);
 });

@@ -34,6 +34,10 @@ const groups = {
     LimitTotalSize: z.number().positive().default(1024),
   }),
   Api: z.strictObject({ LimitPerSite: z.number().int().nonnegative().default(0) }),
+  Script: z.strictObject({
+    ServerScript: z.boolean().default(true),
+    ServerScriptTimeOut: z.number().int().positive().default(10000),
+  }),
 };
 
 const settingsSchema = z.strictObject({
@@ -43,6 +47,7 @@ const settingsSchema = z.strictObject({
   BackgroundTask: groups.BackgroundTask.default(groups.BackgroundTask.parse({})),
   BinaryStorage: groups.BinaryStorage.default(groups.BinaryStorage.parse({})),
   Api: groups.Api.default(groups.Api.parse({})),
+  Script: groups.Script.default(groups.Script.parse({})),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

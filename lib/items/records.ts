@@ -14,6 +14,7 @@ import type { ItemRecord } from './model';
 import { mergeFields } from './record-fields';
 import { recordCountOf, recordPageOf } from './record-pages';
 import * as repository from './record-repository';
+import { loadingAll, noScripts, type RecordScripts } from './record-scripts';
 import type { RecordWriteInput } from './schemas';
 import { recordView } from './views';
 
@@ -24,6 +25,7 @@ export async function createRecord(
   principal: Principal,
   siteId: number,
   input: RecordWriteInput,
+  scripts: RecordScripts = noScripts,
 ): Promise<Outcome> {
   const site = await siteInTenant(principal, siteId);
   requireRecordHolder(site);
@@ -41,7 +43,7 @@ export async function createRecord(
     [input.Body, ...Object.values(fields.Description)],
     time,
   );
-  const record: ItemRecord = {
+  const draft: ItemRecord = {
     recordId,
     tenantId: principal.tenantId,
     siteId,
@@ -57,7 +59,9 @@ export async function createRecord(
     updatedAt: time,
     ver: 1,
   };
+  const record = await scripts.before('BeforeCreate', site, draft);
   await repository.insertRecord(record, files.items);
+  await scripts.after('AfterCreate', site, record);
   return { id: record.recordId, message: messages.created(record.title), ...limits };
 }
 
@@ -69,6 +73,7 @@ export async function readItem(
   principal: Principal,
   id: number,
   paging: { Offset?: number; PageSize?: number },
+  scripts: RecordScripts = noScripts,
 ): Promise<Reading> {
   const item = await repository.findItem(principal.tenantId, id);
   if (!item) throw new NotFoundError(`no item ${id} in tenant ${principal.tenantId}`);
@@ -81,14 +86,19 @@ export async function readItem(
   const sites = item.kind === 'site' ? await integratedSites(principal, site) : [];
   const response =
     item.kind === 'record'
-      ? { Offset: 0, PageSize: pageSize, TotalCount: 1, Data: [recordView(site, item.record)] }
+      ? {
+          Offset: 0,
+          PageSize: pageSize,
+          TotalCount: 1,
+          Data: [recordView(site, await scripts.loading(site, item.record))],
+        }
       : {
           Offset: paging.Offset ?? 0,
           PageSize: pageSize,
           TotalCount: await recordCountOf(sites),
-          Data: (await recordPageOf(sites, paging.Offset ?? 0, pageSize)).map((record) =>
-            recordView(site, record),
-          ),
+          Data: (
+            await loadingAll(scripts, sites, await recordPageOf(sites, paging.Offset ?? 0, pageSize))
+          ).map((record) => recordView(site, record)),
         };
   return { response, limits };
 }
@@ -97,6 +107,7 @@ export async function updateRecord(
   principal: Principal,
   id: number,
   input: RecordWriteInput,
+  scripts: RecordScripts = noScripts,
 ): Promise<Outcome> {
   const { site, record: before } = await recordInTenant(principal, id);
   await requirePermission(principal, site, Permission.Update);
@@ -116,7 +127,7 @@ export async function updateRecord(
     [body, ...Object.values(fields.Description)],
     time,
   );
-  const after: ItemRecord = {
+  const draft: ItemRecord = {
     ...before,
     title: input.Title ?? before.title,
     body,
@@ -129,17 +140,25 @@ export async function updateRecord(
     updatedAt: time,
     ver: before.ver + 1,
   };
+  const after = await scripts.before('BeforeUpdate', site, draft, before);
   await repository.updateRecord(before, after, files.items);
+  await scripts.after('AfterUpdate', site, after, before);
   return { id, message: messages.updated(after.title), ...limits };
 }
 
-export async function deleteRecord(principal: Principal, id: number): Promise<Outcome> {
+export async function deleteRecord(
+  principal: Principal,
+  id: number,
+  scripts: RecordScripts = noScripts,
+): Promise<Outcome> {
   const { site, record } = await recordInTenant(principal, id);
   await requirePermission(principal, site, Permission.Delete);
   const limits = await useApiCall(site);
   await requireUnlocked(principal, record);
   // Its files go through the Items stream (functions/record-files.ts), for deletesite's records alike.
+  await scripts.before('BeforeDelete', site, record);
   await repository.deleteRecord(record);
+  await scripts.after('AfterDelete', site, record);
   return { id, message: messages.deleted(record.title), ...limits };
 }
 

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { recordFields, recordSchema } from '../items/schemas';
 import { apiRequest, apiResultSchema, text } from '../schema';
 import { referenceTypes } from '../sites/model';
-import { permissions, siteName, siteSchema, siteSettings } from '../sites/schemas';
+import { permissions, siteName, siteSchema } from '../sites/schemas';
+import { siteSettingsInput } from '../sites/site-scripts';
 
 /**
  * A site package: a subtree of sites, parents before children, and optionally their records. The import
@@ -27,7 +28,7 @@ export const packageSite = z.object({
   /** The site itself, a site above it in the package, or a site outside (then: the new parent's). */
   InheritPermission: parentId,
   Permissions: permissions,
-  SiteSettings: siteSettings,
+  SiteSettings: siteSettingsInput,
 });
 
 /** A record as `items/{id}/get` shows it; the import reads its SiteId and its fields and nothing else. */

@@ -3,13 +3,16 @@ import * as items from '../items/schemas';
 import { apiResultSchema } from '../schema';
 import { itemsWrite, type Route } from './route';
 
+// Server scripts run on these routes, and their items.GetClosestSite reads the site-name index.
+const scripted = { ...itemsWrite, siteIndexes: 'read' } as const;
+
 /** Records (CONTRACT sections 5, 5.1). */
 
 export const itemsCreate = {
   method: 'POST',
   path: '/api/items/{id}/create',
   handler: 'items-create',
-  tables: itemsWrite,
+  tables: scripted,
   summary: 'Create a record in the site {id} (Create)',
   request: items.recordWriteRequest,
   response: apiResultSchema,
@@ -31,7 +34,7 @@ export const itemsUpdate = {
   method: 'POST',
   path: '/api/items/{id}/update',
   handler: 'items-update',
-  tables: itemsWrite,
+  tables: scripted,
   summary: 'Update a record (Update; a locked record only by its locker or a manager)',
   request: items.recordWriteRequest,
   response: apiResultSchema,
@@ -41,7 +44,7 @@ export const itemsDelete = {
   method: 'POST',
   path: '/api/items/{id}/delete',
   handler: 'items-delete',
-  tables: itemsWrite,
+  tables: scripted,
   summary: 'Delete a record (Delete)',
   request: accounts.emptyRequest,
   response: apiResultSchema,

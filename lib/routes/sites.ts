@@ -2,6 +2,7 @@ import * as accounts from '../accounts/schemas';
 import * as packages from '../packages/schemas';
 import { apiResultSchema } from '../schema';
 import * as sites from '../sites/schemas';
+import { siteSettingsUpdateRequest } from '../sites/site-settings-update';
 import { itemsRead, itemsWrite, type Route } from './route';
 
 /** Sites, site lookup and site packages (web-api.txt 4.3, 4.4; CONTRACT sections 4, 5). */
@@ -33,6 +34,16 @@ export const itemsUpdatesite = {
   tables: itemsWrite,
   summary: 'Update or move a site (ManageSite; ManagePermission for its permissions)',
   request: sites.siteUpdateRequest,
+  response: apiResultSchema,
+} as const satisfies Route;
+
+export const itemsUpdatesitesettings = {
+  method: 'POST',
+  path: '/api/items/{id}/updatesitesettings',
+  handler: 'items-updatesitesettings',
+  tables: itemsWrite,
+  summary: "Change parts of a site's settings by Id: ServerScripts (ManageSite)",
+  request: siteSettingsUpdateRequest,
   response: apiResultSchema,
 } as const satisfies Route;
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { apiRequest, text } from '../schema';
 import { PERMISSION_ENTRY, referenceTypes } from './model';
+import { siteSettingsInput } from './site-scripts';
 
 /** FindSiteNames is required (400 when missing, before the MIME check); a null name answers -1. */
 export const closestSiteRequest = z.object({
@@ -31,7 +32,7 @@ export const siteCreateRequest = z.object({
   /** 0 or absent: its own; another id: inherit from that site above it. */
   InheritPermission: id.optional(),
   Permissions: permissions.optional(),
-  SiteSettings: siteSettings.optional(),
+  SiteSettings: siteSettingsInput.optional(),
 });
 
 export const siteUpdateRequest = z.object({
@@ -44,7 +45,7 @@ export const siteUpdateRequest = z.object({
   ParentId: id.optional(),
   InheritPermission: id.optional(),
   Permissions: permissions.optional(),
-  SiteSettings: siteSettings.optional(),
+  SiteSettings: siteSettingsInput.optional(),
 });
 
 export const siteSchema = z

@@ -77,3 +77,40 @@ describe('what a bundle carries', () => {
     expect(weights.get('zod')).toBeLessThan(120);
   });
 });
+
+describe('the server-script sandbox in bundles', () => {
+  /** The packages of a handler's bundle. */
+  const packagesOf = async (handler: string) => {
+    const built = await bundle({ entry: `functions/${handler}.ts`, outdir: join(outdir, `pkg-${handler}`) });
+    const output = Object.entries(built.metafile.outputs).find(([path]) => path.endsWith('.mjs'));
+    return Object.keys(output?.[1].inputs ?? {}).map(
+      (path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? 'ours',
+    );
+  };
+
+  it.each(['items-create', 'items-get', 'items-update', 'items-delete'])(
+    'is in %s, which runs scripts',
+    async (handler) => {
+      const packages = await packagesOf(handler);
+      expect(packages).toContain('quickjs-emscripten-core');
+      // The singlefile variant: the wasm is inside the bundle, none is read from disk.
+      expect(packages).toContain('@jitl/quickjs-singlefile-cjs-release-sync');
+    },
+    SYNTH_TIMEOUT_MS,
+  );
+
+  it.each([
+    'items-getsite',
+    'items-updatesite',
+    'items-updatesitesettings',
+    'sessions-get',
+    'binaries-upload',
+  ])(
+    'is not in %s',
+    async (handler) => {
+      const packages = await packagesOf(handler);
+      expect(packages.filter((name) => name.includes('quickjs'))).toEqual([]);
+    },
+    SYNTH_TIMEOUT_MS,
+  );
+});

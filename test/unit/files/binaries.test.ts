@@ -116,7 +116,9 @@ describe('binaries', () => {
       ['overwrite=true', true],
       ['OVERWRITE=On', true],
       ['overwrite=-1', true],
-      ['overwrite=1&overwrite=0', true],
+      // An exact key given again keeps its last value (CONTRACT section 8).
+      ['overwrite=1&overwrite=0', false],
+      ['overwrite=0&overwrite=1', true],
       ['overwrite=yes', false],
       ['overwrite', false],
       ['', false],

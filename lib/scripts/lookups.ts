@@ -1,0 +1,62 @@
+import type { Principal } from '../accounts/principal';
+import { OverLimitApiError } from '../errors';
+import { findItem, recordPage } from '../items/record-repository';
+import { useApiCall } from '../sites/api-limit';
+import { closestSiteId } from '../sites/closest-site-lookup';
+import type { Site } from '../sites/model';
+import { canReadOrCreateSite, Permission, sitePermission } from '../sites/permissions';
+import { getSite } from '../sites/repository';
+import { siteView } from '../sites/views';
+import { toModel } from './model';
+
+/**
+ * What `items.Get`, `items.GetSite` and `items.GetClosestSite` read, each with the permission checks the
+ * API makes: another tenant's ids, what the caller may not read, and what does not exist are all null.
+ */
+
+/** items.Get(id): a record as `[model]`, or a site's first page of records; null when nothing is readable. */
+export async function getItems(principal: Principal, id: number): Promise<unknown[] | null> {
+  const item = await findItem(principal.tenantId, id);
+  if (!item) return null;
+  const site = item.kind === 'site' ? item.site : await getSite(principal.tenantId, item.record.siteId);
+  if (!site || !(await canRead(principal, site))) return null;
+  if (item.kind === 'record') return [toModel(site, item.record)];
+  return (await recordPage(site, 0, PAGE_SIZE)).map((record) => toModel(site, record));
+}
+
+/** items.GetSite(id): the site's apiModel, or null. */
+export async function getSiteModel(principal: Principal, id: number): Promise<unknown | null> {
+  const site = await getSite(principal.tenantId, id);
+  return site && (await canRead(principal, site)) ? siteView(site) : null;
+}
+
+/**
+ * items.GetClosestSite(name, originId) (reference 2.4): the nearest site of that name seen from the origin,
+ * as items.GetSite shows it, counted against that site's daily API limit; null when the name is empty,
+ * nothing is found, a permission is missing, or the found site is over its limit.
+ */
+export async function closestSiteModel(
+  principal: Principal,
+  originId: number,
+  name: string,
+): Promise<unknown | null> {
+  if (!name) return null;
+  const found = await closestSiteId(principal, originId, name);
+  const site = found === -1 ? undefined : await getSite(principal.tenantId, found);
+  if (!site || !(await canReadOrCreateSite(principal, site))) return null;
+  return (await withinApiLimit(site)) ? siteView(site) : null;
+}
+
+/** The reference's Api.PageSize, as `items/{id}/get` pages a site. */
+const PAGE_SIZE = 200;
+
+async function canRead(principal: Principal, site: Site): Promise<boolean> {
+  return ((await sitePermission(principal, site)) & Permission.Read) !== 0;
+}
+
+function withinApiLimit(site: Site): Promise<boolean> {
+  return useApiCall(site).then(
+    () => true,
+    (error: unknown) => (error instanceof OverLimitApiError ? false : Promise.reject(error)),
+  );
+}
