@@ -2,10 +2,10 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as triggers from 'aws-cdk-lib/triggers';
 import type { Construct } from 'constructs';
 import { fallbackHandler, pathsOf, type Route, routes } from '../lib/routes';
@@ -14,6 +14,7 @@ import { streamSubscriptions } from '../lib/streams';
 import { ApiFunction, type ApiFunctionProps } from './api-function';
 import { type Access, type Binding, bind, bucketBinding, tableBinding } from './bindings';
 import { type DeploySettingsInput, deploySettings } from './deploy-settings';
+import { addStreamSource, failedBatchQueue } from './stream-sources';
 
 export interface KirokuStackProps extends StackProps {
   /** The deploy's settings: a file bundled into every function and KIROKU_PARAM_* overrides. */
@@ -40,6 +41,8 @@ export class KirokuStack extends Stack {
   readonly api: apigwv2.HttpApi;
   readonly tables: Readonly<Record<TableKey, dynamodb.Table>>;
   readonly bucket: s3.Bucket;
+  /** Where stream batches go that still fail after their retries (infra/stream-sources.ts). */
+  readonly failedBatches: sqs.Queue;
   /** Every function of the stack, by its handler name (`functions/<name>.ts`). */
   readonly functions = new Map<string, ApiFunction>();
   private readonly bindings: Readonly<Record<ResourceKey, Binding>>;
@@ -81,16 +84,10 @@ export class KirokuStack extends Stack {
         this.api.addRoutes({ path, methods: [apigwv2.HttpMethod[route.method]], integration });
       }
     }
+    this.failedBatches = failedBatchQueue(this);
     for (const subscription of streamSubscriptions) {
       const fn = this.createFunction(subscription.handler, subscription);
-      fn.addEventSource(
-        new DynamoEventSource(this.tables[subscription.table], {
-          startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-          batchSize: 100,
-          retryAttempts: 3,
-          bisectBatchOnError: true,
-        }),
-      );
+      addStreamSource(fn, this.tables[subscription.table], this.failedBatches);
     }
     const adminSecret = this.bootstrapAdministrator();
 

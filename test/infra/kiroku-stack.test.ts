@@ -118,18 +118,44 @@ describe('KirokuStack', () => {
       }
     });
 
-    it('subscribes each stream handler to its table', () => {
+    it('subscribes each stream handler to its table, never dropping a batch silently', () => {
       template.resourceCountIs('AWS::Lambda::EventSourceMapping', streamSubscriptions.length);
+      const [queue] = single('AWS::SQS::Queue');
       for (const { table, handler } of streamSubscriptions) {
         template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
           FunctionName: { Ref: logicalId(fn(handler)) },
           EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.tables[table]), 'StreamArn'] },
           StartingPosition: 'TRIM_HORIZON',
           BatchSize: 100,
-          MaximumRetryAttempts: 3,
+          MaximumRetryAttempts: 10,
+          MaximumRecordAgeInSeconds: 6 * 3600,
           BisectBatchOnFunctionError: true,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queue, 'Arn'] } } },
         });
+        // The handler may send what failed to the queue, and nothing else.
+        const sends = statementsOf(handler).filter((s) => JSON.stringify(s.Resource).includes(queue));
+        expect(sends.flatMap(actionsOf).sort()).toEqual([
+          'sqs:GetQueueAttributes',
+          'sqs:GetQueueUrl',
+          'sqs:SendMessage',
+        ]);
       }
+    });
+
+    it('keeps failed stream batches 14 days in an encrypted queue that refuses plain HTTP', () => {
+      const [, queue] = single('AWS::SQS::Queue');
+      expect(queue).toMatchObject({
+        DeletionPolicy: 'Retain',
+        Properties: { MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true },
+      });
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
     });
   });
 
