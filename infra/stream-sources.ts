@@ -4,6 +4,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { acknowledge } from './checks';
 
 /**
  * How the stream handlers read their tables, so that no batch is ever dropped silently: a failing batch
@@ -18,12 +19,23 @@ export const STREAM_MAX_RECORD_AGE = Duration.hours(6);
 export const FAILED_BATCH_RETENTION = Duration.days(14);
 
 export function failedBatchQueue(scope: Construct): sqs.Queue {
-  return new sqs.Queue(scope, 'FailedStreamBatches', {
+  const queue = new sqs.Queue(scope, 'FailedStreamBatches', {
     encryption: sqs.QueueEncryption.SQS_MANAGED,
     enforceSSL: true,
     retentionPeriod: FAILED_BATCH_RETENTION,
     removalPolicy: RemovalPolicy.RETAIN,
   });
+  acknowledge(
+    queue,
+    'AwsSolutions-SQS3',
+    'it is the dead-letter queue of the stream mappings; nothing consumes it',
+  );
+  acknowledge(
+    queue,
+    'Serverless-SQSRedrivePolicy',
+    'it is the dead-letter queue of the stream mappings; nothing consumes it',
+  );
+  return queue;
 }
 
 export function addStreamSource(fn: lambda.Function, table: dynamodb.ITable, failures: sqs.IQueue): void {
