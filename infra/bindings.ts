@@ -56,7 +56,7 @@ export function tableBinding(table: dynamodb.ITable, envVar: string, indexed: bo
 }
 
 /**
- * The key layout of lib/binaries/object-store.ts (fileKey, heldKey): files under `files/`, the bytes of
+ * The key layout of lib/files/object-store.ts (fileKey, heldKey): files under `files/`, the bytes of
  * chunked uploads held under `uploads/`. Every tenant's keys start with these; IAM cannot tell tenants
  * apart (a function serves them all), so the grants stop at the prefix.
  */
@@ -78,7 +78,7 @@ export function bucketBinding(bucket: s3.IBucket, envVar: string): Binding {
     envVar,
     value: bucket.bucketName,
     grant: {
-      // Reading and presigning a GET of a stored file (lib/binaries/files.ts): nothing else.
+      // Reading and presigning a GET of a stored file (lib/items/file-access.ts): nothing else.
       read: (grantee) => allow(grantee, ['s3:GetObject'], ['files/']),
       // Uploads: put, multipart, read back held bytes, delete what an overwrite replaced. ListBucket (on
       // the prefixes alone) lets a HEAD of a missing key answer 404 rather than 403 (completeMultipart).
@@ -96,7 +96,7 @@ export function bucketBinding(bucket: s3.IBucket, envVar: string): Binding {
           FILE_PREFIXES,
         );
       },
-      // The Binaries stream handler (lib/binaries/cleanup.ts): deletes objects and aborts uploads.
+      // The Binaries stream handler (lib/files/cleanup.ts): deletes objects and aborts uploads.
       delete: (grantee) => allow(grantee, ['s3:DeleteObject', 's3:AbortMultipartUpload'], FILE_PREFIXES),
     },
   };

@@ -9,7 +9,7 @@ import type { Operations } from './operations';
 export const NONCURRENT_VERSION_DAYS = 35;
 
 /**
- * The bucket of uploaded files (lib/binaries/object-store.ts), versioned so that what the stream handlers
+ * The bucket of uploaded files (lib/files/object-store.ts), versioned so that what the stream handlers
  * delete can be brought back with the tables, and its access logging: S3 server access logs to a log
  * bucket of its own, or CloudTrail data events (a deploy setting, infra/operations.ts).
  */
@@ -34,7 +34,7 @@ export function fileBucket(scope: Construct, logging: Operations['fileAccessLogg
     ...(accessLogs && { serverAccessLogsBucket: accessLogs, serverAccessLogsPrefix: 'binaries/' }),
     lifecycleRules: [
       // Abandoned chunked uploads (CONTRACT section 6) must not keep their parts forever, nor the bytes
-      // held under uploads/ until they make a part (lib/binaries/object-store.ts).
+      // held under uploads/ until they make a part (lib/files/object-store.ts).
       { abortIncompleteMultipartUploadAfter: Duration.days(1) },
       { prefix: 'uploads/', expiration: Duration.days(2) },
       {
