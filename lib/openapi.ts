@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
-import { operationExamples } from './openapi-examples';
 import { type Route, routes } from './routes';
+import { operationExamples } from './routes/examples';
 import { apiResultSchema } from './schema';
 
 /**

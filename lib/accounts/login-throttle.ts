@@ -33,7 +33,7 @@ export async function loginFailures(loginId: string): Promise<LoginFailures | un
     new GetCommand({ TableName: table(), Key: key(loginId), ConsistentRead: true }),
   );
   const item = result.Item;
-  if (!item || Number(item.ExpiresAt) * 1000 <= now()) return undefined;
+  if (!item || !(Number(item.ExpiresAt) * 1000 > now())) return undefined;
   return { failures: Number(item.Failures), lockedUntil: Number(item.LockedUntil ?? 0) };
 }
 
@@ -41,17 +41,22 @@ export async function loginFailures(loginId: string): Promise<LoginFailures | un
 export async function recordLoginFailure(loginId: string): Promise<LoginFailures> {
   const at = now();
   const counted = await countFailure(loginId, at);
-  const lockedUntil = counted < FREE_FAILURES ? 0 : at + lockTime(counted);
-  const expiresAt = Math.ceil((Math.max(lockedUntil, at) + FAILURE_WINDOW_MS) / 1000);
+  if (counted < FREE_FAILURES) return { failures: counted, lockedUntil: 0 };
+  const lockedUntil = at + lockTime(counted);
   await dynamo().send(
     new UpdateCommand({
       TableName: table(),
       Key: key(loginId),
       UpdateExpression: 'SET LockedUntil = :locked, ExpiresAt = :expires',
-      ExpressionAttributeValues: { ':locked': lockedUntil, ':expires': expiresAt },
+      ExpressionAttributeValues: { ':locked': lockedUntil, ':expires': expiry(lockedUntil) },
     }),
   );
   return { failures: counted, lockedUntil };
+}
+
+/** A count lapses a window after its last failure, or after its lock if that ends later (epoch seconds). */
+function expiry(from: number): number {
+  return Math.ceil((from + FAILURE_WINDOW_MS) / 1000);
 }
 
 export async function clearLoginFailures(loginId: string): Promise<void> {
@@ -66,14 +71,15 @@ export function lockTime(failures: number): number {
 
 /** Adds one to a count still in its window, or starts a new count over a lapsed one. */
 async function countFailure(loginId: string, at: number): Promise<number> {
-  const values = { ':one': 1, ':now': Math.floor(at / 1000) };
+  const values = { ':one': 1, ':now': Math.floor(at / 1000), ':expires': expiry(at) };
   for (let attempt = 0; attempt < 3; attempt++) {
     const added = await unlessConditionFails(
       dynamo().send(
         new UpdateCommand({
           TableName: table(),
           Key: key(loginId),
-          UpdateExpression: 'ADD Failures :one',
+          // Each failure moves the window on (past any lock, which has ended: a locked id is not counted).
+          UpdateExpression: 'ADD Failures :one SET ExpiresAt = :expires',
           ConditionExpression: 'attribute_not_exists(pk) OR ExpiresAt > :now',
           ExpressionAttributeValues: values,
           ReturnValues: 'UPDATED_NEW',
@@ -86,8 +92,8 @@ async function countFailure(loginId: string, at: number): Promise<number> {
         new UpdateCommand({
           TableName: table(),
           Key: key(loginId),
-          UpdateExpression: 'SET Failures = :one REMOVE LockedUntil',
-          ConditionExpression: 'ExpiresAt <= :now',
+          UpdateExpression: 'SET Failures = :one, ExpiresAt = :expires REMOVE LockedUntil',
+          ConditionExpression: 'attribute_not_exists(ExpiresAt) OR ExpiresAt <= :now',
           ExpressionAttributeValues: values,
         }),
       ),

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument, tags } from '../../lib/openapi';
-import { operationExamples } from '../../lib/openapi-examples';
 import { fallbackHandler, type Route, routes } from '../../lib/routes';
+import { operationExamples } from '../../lib/routes/examples';
 
 type Operation = {
   tags?: string[];
