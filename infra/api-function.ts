@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { AssetHashType, DockerImage, Duration, type ILocalBundling, RemovalPolicy } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { projectRoot } from './bundling';
+import { acknowledge } from './checks';
 
 export interface ApiFunctionProps extends Omit<lambda.FunctionProps, 'code' | 'handler' | 'runtime'> {
   /** Path of the handler module, relative to the project root; its export `handler` is the entry point. */
@@ -16,7 +18,9 @@ export interface ApiFunctionProps extends Omit<lambda.FunctionProps, 'code' | 'h
 /**
  * A Kiroku Lambda function with the project's defaults: Node 24 on ARM64, the ESM bundle of
  * infra/bundling.ts (built by the local esbuild, never Docker, with the AWS SDK inside), source maps on,
- * and a log group of its own with a retention. Caller props override the defaults; `environment` is merged.
+ * and a log group of its own with a retention, which is all its role may write logs to (no managed policy:
+ * AWSLambdaBasicExecutionRole would allow every log group). Caller props override the defaults;
+ * `environment` is merged.
  */
 export class ApiFunction extends lambda.Function {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
@@ -26,6 +30,10 @@ export class ApiFunction extends lambda.Function {
       // Logs go with the stack; the data (tables, bucket, secret) is what the stack retains.
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    const role = new iam.Role(scope, `${id}Role`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    });
+    logGroup.grant(role, 'logs:CreateLogStream', 'logs:PutLogEvents');
     super(scope, id, {
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
@@ -33,6 +41,8 @@ export class ApiFunction extends lambda.Function {
       // API Gateway gives up after 30 s; the function must answer (or fail) before that.
       timeout: Duration.seconds(29),
       logGroup,
+      role,
+      tracing: lambda.Tracing.ACTIVE,
       ...rest,
       // infra/bundling.ts writes index.mjs; Lambda calls its export `handler`.
       handler: 'index.handler',
@@ -52,6 +62,16 @@ export class ApiFunction extends lambda.Function {
         ...environment,
       },
     });
+    acknowledge(
+      this,
+      'Serverless-LambdaDLQ',
+      'never invoked asynchronously: API Gateway waits for it, or a stream mapping with its own failure queue',
+    );
+    acknowledge(
+      role,
+      'AwsSolutions-IAM5[Resource::*]',
+      "X-Ray's PutTraceSegments and PutTelemetryRecords (and a stream's ListStreams) take no resource",
+    );
   }
 }
 

@@ -1,7 +1,9 @@
 import { App } from 'aws-cdk-lib';
 import { SettingsError } from '../lib/config/settings';
+import { addChecks } from './checks';
 import { settingOverrides } from './deploy-settings';
 import { KirokuStack } from './kiroku-stack';
+import { operationsFromContext } from './operations';
 
 const app = new App();
 const parameters: unknown = app.node.tryGetContext('parameters');
@@ -14,6 +16,11 @@ try {
   new KirokuStack(app, 'KirokuStack', {
     description: 'Kiroku: record management with the Pleasanter-compatible Web API',
     settings: { parametersFile: parameters, overrides: settingOverrides(process.env) },
+    operations: operationsFromContext({
+      reservedConcurrency: app.node.tryGetContext('reservedConcurrency'),
+      alarmTopicArn: app.node.tryGetContext('alarmTopicArn'),
+      fileAccessLogging: app.node.tryGetContext('fileAccessLogging'),
+    }),
   });
 } catch (error) {
   if (!(error instanceof SettingsError)) throw error;
@@ -21,4 +28,6 @@ try {
   process.exit(1);
 }
 
+// cdk-nag on every synth: a new finding fails it (infra/checks.ts).
+addChecks(app);
 app.synth();

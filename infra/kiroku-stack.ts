@@ -2,29 +2,37 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as triggers from 'aws-cdk-lib/triggers';
 import type { Construct } from 'constructs';
 import { fallbackHandler, pathsOf, type Route, routes } from '../lib/routes';
 import { type TableDefinition, type TableKey, tables } from '../lib/storage/tables';
 import { streamSubscriptions } from '../lib/streams';
 import { ApiFunction, type ApiFunctionProps } from './api-function';
+import { configureStage } from './api-stage';
 import { type Access, type Binding, bind, bucketBinding, tableBinding } from './bindings';
+import { acknowledge } from './checks';
 import { type DeploySettingsInput, deploySettings } from './deploy-settings';
+import { fileBucket } from './file-bucket';
+import { Monitoring } from './monitoring';
+import { defaultOperations, type Operations } from './operations';
+import { addStreamSource, failedBatchQueue } from './stream-sources';
 
 export interface KirokuStackProps extends StackProps {
   /** The deploy's settings: a file bundled into every function and KIROKU_PARAM_* overrides. */
   readonly settings?: DeploySettingsInput;
+  /** How the deploy runs in its account (infra/operations.ts); the defaults otherwise. */
+  readonly operations?: Operations;
 }
 
 /** What a function may touch, as the route table (and the stream table) declare it. */
 type ResourceKey = TableKey | 'bucket';
 interface Needs {
   readonly tables?: Route['tables'];
-  readonly bucket?: Route['bucket'];
+  readonly bucket?: Access;
 }
 
 /** The entry module of a handler named in the route table. */
@@ -40,6 +48,8 @@ export class KirokuStack extends Stack {
   readonly api: apigwv2.HttpApi;
   readonly tables: Readonly<Record<TableKey, dynamodb.Table>>;
   readonly bucket: s3.Bucket;
+  /** Where stream batches go that still fail after their retries (infra/stream-sources.ts). */
+  readonly failedBatches: sqs.Queue;
   /** Every function of the stack, by its handler name (`functions/<name>.ts`). */
   readonly functions = new Map<string, ApiFunction>();
   private readonly bindings: Readonly<Record<ResourceKey, Binding>>;
@@ -48,51 +58,56 @@ export class KirokuStack extends Stack {
   constructor(scope: Construct, id: string, props: KirokuStackProps = {}) {
     super(scope, id, props);
     const settings = deploySettings(props.settings ?? {});
+    const operations = props.operations ?? defaultOperations;
     this.functionDefaults = { environment: { ...settings.environment }, extraFiles: settings.extraFiles };
 
     this.tables = mapTables((_key, def) => this.createTable(def));
-    this.bucket = new s3.Bucket(this, 'Binaries', {
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      versioned: false,
-      // Abandoned chunked uploads (CONTRACT section 6) must not keep their parts forever, nor the bytes
-      // held under uploads/ until they make a part (lib/files/object-store.ts).
-      lifecycleRules: [
-        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
-        { prefix: 'uploads/', expiration: Duration.days(2) },
-      ],
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    this.bucket = fileBucket(this, operations.fileAccessLogging);
     this.bindings = {
-      ...mapTables((key, def) => tableBinding(this.tables[key], def.envVar)),
+      ...mapTables((key, def) =>
+        tableBinding(this.tables[key], def.envVar, (def.globalIndexes?.length ?? 0) > 0),
+      ),
       bucket: bucketBinding(this.bucket, 'KIROKU_BUCKET'),
     };
 
+    const api = { reservedConcurrentExecutions: operations.reservedConcurrency };
     this.api = new apigwv2.HttpApi(this, 'Api', {
       apiName: this.stackName,
       description: 'Kiroku Web API',
-      defaultIntegration: this.integration(this.createFunction(fallbackHandler, {})),
+      defaultIntegration: this.integration(this.createFunction(fallbackHandler, {}, api)),
     });
+    acknowledge(
+      this.api,
+      'AwsSolutions-APIG4',
+      'Pleasanter-compatible auth: the function checks the API key in the body or the login cookie',
+    );
+    const routeKeys = new Map<string, apigwv2.HttpRoute>();
     for (const route of routes as readonly Route[]) {
       const memory = route.memoryMb ? { memorySize: route.memoryMb } : {};
-      const integration = this.integration(this.createFunction(route.handler, route, memory));
+      const integration = this.integration(this.createFunction(route.handler, route, { ...api, ...memory }));
       for (const path of pathsOf(route)) {
-        this.api.addRoutes({ path, methods: [apigwv2.HttpMethod[route.method]], integration });
+        const [added] = this.api.addRoutes({
+          path,
+          methods: [apigwv2.HttpMethod[route.method]],
+          integration,
+        });
+        if (added) routeKeys.set(`${route.method} ${path}`, added);
       }
     }
+    configureStage(this, this.api, routeKeys, operations.stage);
+    this.failedBatches = failedBatchQueue(this);
     for (const subscription of streamSubscriptions) {
-      const fn = this.createFunction(subscription.handler, subscription);
-      fn.addEventSource(
-        new DynamoEventSource(this.tables[subscription.table], {
-          startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-          batchSize: 100,
-          retryAttempts: 3,
-          bisectBatchOnError: true,
-        }),
-      );
+      const fn = this.createFunction(subscription.handler, subscription, api);
+      addStreamSource(fn, this.tables[subscription.table], this.failedBatches);
     }
     const adminSecret = this.bootstrapAdministrator();
+    new Monitoring(this, 'Alarms', {
+      api: this.api,
+      functions: this.functions,
+      streamHandlers: streamSubscriptions.map((subscription) => subscription.handler),
+      failedBatches: this.failedBatches,
+      alarmTopicArn: operations.alarmTopicArn,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
@@ -110,6 +125,8 @@ export class KirokuStack extends Stack {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       ...(def.ttlAttribute && { timeToLiveAttribute: def.ttlAttribute }),
       ...(def.stream && { stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES }),
+      // Neither a stack update nor a console click deletes the data; the stack retains tables anyway.
+      deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
     for (const index of def.globalIndexes ?? []) {
@@ -161,11 +178,17 @@ export class KirokuStack extends Stack {
       },
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    acknowledge(
+      secret,
+      'AwsSolutions-SMG4',
+      'a one-time hand-over, cleared after the first login (README); the password is then changed in Kiroku',
+    );
     const fn = this.createFunction(
       'bootstrap-trigger',
       { tables: { accounts: 'write' } },
       { environment: { KIROKU_ADMIN_SECRET_ARN: secret.secretArn }, timeout: Duration.minutes(1) },
     );
+    // The only grant on the secret: no other function can read the administrator's credentials.
     secret.grantRead(fn);
     secret.grantWrite(fn);
     new triggers.Trigger(this, 'BootstrapTrigger', {

@@ -102,6 +102,17 @@ export class OverLimitApiError extends ApiError {
   }
 }
 
+/** 429: a login id refused for a while after repeated failed logins (lib/accounts/login-throttle.ts). */
+export class LoginThrottledError extends ApiError {
+  constructor(loginId: string, lockedUntil: number) {
+    super(
+      429,
+      messages.loginThrottled,
+      `login id ${loginId} is locked until ${new Date(lockedUntil).toISOString()}`,
+    );
+  }
+}
+
 /** 441: more files in an attachment column than it allows. */
 export class OverLimitQuantityError extends ApiError {
   constructor(limit: number, reason: string) {

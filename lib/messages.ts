@@ -26,6 +26,8 @@ export const messages = {
   fileRetrieved: (name: string) => `${name} has been retrieved.`,
   duplicated: (what: string) => `Cannot be updated because ${what} is duplicated.`,
   authenticated: 'You have been logged in.',
+  // Kiroku's own: the reference has no login throttling, so no text of its own for it.
+  loginThrottled: 'Too many failed logins for this login ID. Please try again later.',
   signedOut: 'You have been logged out.',
   apiKeyCreated: 'The API key has been created.',
   apiKeyDeleted: 'The API key has been deleted.',

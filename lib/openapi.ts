@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { type Route, routes } from './routes';
+import { operationExamples } from './routes/examples';
 import { apiResultSchema } from './schema';
 
 /**
@@ -23,6 +24,7 @@ export function openApiDocument(serverUrl = '/'): ReturnType<typeof createDocume
         'Check the body `StatusCode` as well as the HTTP status.',
     },
     servers: [{ url: serverUrl }],
+    tags: [...tags],
     components: {
       securitySchemes: {
         loginCookie: { type: 'apiKey', in: 'cookie', name: 'Kiroku_Auth' },
@@ -37,11 +39,75 @@ function pathParameter(name: string) {
   return name === 'guid' ? z.string().regex(/^[0-9A-Fa-f]{32}$/) : z.string().regex(/^-?\d+$/);
 }
 
+/** The document's tags: one per area of the API, in the order a reader meets them. */
+export const tags = [
+  { name: 'Login', description: 'Log in and out with a login id and password (the Kiroku_Auth cookie)' },
+  { name: 'Sessions', description: 'Values kept per session or per user' },
+  { name: 'Tenants', description: 'Tenants and their first manager' },
+  { name: 'Users', description: 'Users of a tenant and their API keys' },
+  { name: 'Groups', description: 'Groups of users and depts' },
+  { name: 'Depts', description: 'Departments' },
+  { name: 'Sites', description: 'Sites (folders and tables), their lookup by name, and site packages' },
+  { name: 'Records', description: 'The records of a site' },
+  { name: 'Files', description: 'Uploaded files: attachments and images' },
+  { name: 'Document', description: 'This document' },
+] as const;
+
+function tagOf(route: Route): (typeof tags)[number]['name'] {
+  const area = route.handler.split('-')[0];
+  if (route.handler === 'users-authenticate' || route.handler === 'users-signout') return 'Login';
+  if (area === 'items') return /site|closest/.test(route.handler) ? 'Sites' : 'Records';
+  if (area === 'binaries') return 'Files';
+  if (area === 'openapi') return 'Document';
+  const byArea = {
+    sessions: 'Sessions',
+    tenants: 'Tenants',
+    users: 'Users',
+    groups: 'Groups',
+    depts: 'Depts',
+  } as const;
+  const tag = byArea[area as keyof typeof byArea];
+  if (!tag) throw new Error(`route ${route.handler} has no tag`);
+  return tag;
+}
+
+/**
+ * Who may call, from the route's `auth`: the API key of a JSON body is no HTTP-level scheme, so those
+ * operations list the login cookie or nothing at all (`{}`) and say so in their description; `[]` marks a
+ * public operation (the login, the sign-out, this document).
+ */
+function securityOf(route: Route): Record<string, string[]>[] {
+  if (route.auth === false) return [];
+  const auth = { apiKey: true, bearer: false, cookie: true, ...route.auth };
+  const schemes: Record<string, string[]>[] = [];
+  if (auth.bearer) schemes.push({ bearerApiKey: [] });
+  if (auth.cookie) schemes.push({ loginCookie: [] });
+  if (auth.apiKey) schemes.push({});
+  return schemes;
+}
+
+function authNote(route: Route): string {
+  if (route.auth === false) return 'No authentication.';
+  const auth = { apiKey: true, bearer: false, cookie: true, ...route.auth };
+  const ways = [
+    auth.apiKey && '`ApiKey` in the body',
+    auth.bearer && '`Authorization: Bearer <API key>`',
+    auth.cookie && 'the login cookie (a POST then needs `X-Requested-With: XMLHttpRequest`)',
+  ].filter(Boolean);
+  return `Authenticate with ${ways.join(', or ')}.`;
+}
+
 function operation(route: Route): ZodOpenApiOperationObject {
   const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
+  const example = operationExamples[route.handler];
+  const requestTypes = route.requestType === 'multipart' ? ['multipart/form-data'] : ['application/json'];
+  if (route.form) requestTypes.push('application/x-www-form-urlencoded');
   return {
     operationId: route.handler,
     summary: route.summary,
+    description: authNote(route),
+    tags: [tagOf(route)],
+    security: securityOf(route),
     requestParams: {
       ...(parameters.length > 0 && {
         path: z.object(Object.fromEntries(parameters.map((name) => [name, pathParameter(name)]))),
@@ -51,11 +117,12 @@ function operation(route: Route): ZodOpenApiOperationObject {
     ...(route.request && {
       requestBody: {
         required: true,
-        content: {
-          [route.requestType === 'multipart' ? 'multipart/form-data' : 'application/json']: {
-            schema: route.request,
-          },
-        },
+        content: Object.fromEntries(
+          requestTypes.map((type) => [
+            type,
+            { schema: route.request, ...(example && { example: example.request }) },
+          ]),
+        ),
       },
     }),
     responses: {
@@ -63,13 +130,29 @@ function operation(route: Route): ZodOpenApiOperationObject {
         ? {
             '302': {
               description: 'Redirect to a presigned URL valid for 60 seconds',
-              headers: z.object({ location: z.string().meta({ description: 'The presigned URL' }) }),
+              headers: z.object({
+                location: z
+                  .string()
+                  .meta({ description: 'The presigned URL', example: example?.answer as string }),
+              }),
             },
           }
-        : { '200': { description: 'Success', content: { 'application/json': { schema: route.response } } } }),
+        : {
+            '200': {
+              description: 'Success',
+              content: {
+                'application/json': { schema: route.response, ...(example && { example: example.answer }) },
+              },
+            },
+          }),
       default: {
         description: 'Error: the status is in StatusCode',
-        content: { 'application/json': { schema: apiResultSchema } },
+        content: {
+          'application/json': {
+            schema: apiResultSchema,
+            example: { Id: 0, StatusCode: 401, Message: 'Unable to authorize.' },
+          },
+        },
       },
     },
   };

@@ -11,7 +11,8 @@ export interface StreamSubscriptionDefinition {
   readonly handler: string;
   /** Besides reading its stream: the tables the handler may touch, and how, as in the route table. */
   readonly tables?: Route['tables'];
-  readonly bucket?: Route['bucket'];
+  /** 'delete': removes objects (and aborts uploads) only, never reads or writes them. */
+  readonly bucket?: Route['bucket'] | 'delete';
 }
 
 export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
@@ -20,5 +21,5 @@ export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
   // The files of deleted records, whether deleted alone or with their site.
   { table: 'items', handler: 'record-files', tables: { binaries: 'write' } },
   // S3 objects of removed or overwritten files, and what abandoned uploads leave.
-  { table: 'binaries', handler: 'binary-objects', bucket: 'write' },
+  { table: 'binaries', handler: 'binary-objects', bucket: 'delete' },
 ];

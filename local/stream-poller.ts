@@ -19,8 +19,8 @@ import { openCheckpointStore, resumePositions } from './stream-checkpoints';
 /**
  * Lambda's DynamoDB event source mapping, locally: polls the streams of local tables and invokes the
  * same stream handlers with the same event shape, so that what a handler sees on the local runtime is
- * what it sees in AWS. Like Lambda it reads each shard in order, retries a failing batch a bounded number
- * of times before skipping it, and follows the shard changes of the stream.
+ * what it sees in AWS. Like Lambda it reads each shard in order, retries a failing batch (or, with a partial
+ * batch response, its failed part) a bounded number of times before handing it to onFailure and skipping it, and follows the shard changes of the stream.
  */
 
 export interface StreamSubscription {
@@ -47,6 +47,15 @@ export interface StreamPollerOptions {
   /** Read for the DynamoDB endpoint (which also serves the streams); process.env by default. */
   readonly env?: NodeJS.ProcessEnv;
   readonly log?: (message: string, error?: unknown) => void;
+  /** The failure destination: records still failing after the retries, before they are skipped. */
+  readonly onFailure?: (failure: StreamBatchFailure) => void;
+}
+
+/** What Lambda sends to an on-failure destination, with the records themselves rather than their range. */
+export interface StreamBatchFailure {
+  readonly subscription: string;
+  readonly records: readonly DynamoDBRecord[];
+  readonly error: unknown;
 }
 
 export interface StreamPoller {
@@ -168,23 +177,45 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     }
   }
 
-  /** Whether the batch was settled (handled, or skipped after its retries) rather than left for the next run. */
+  /**
+   * Runs the batch as Lambda's mapping does with ReportBatchItemFailures: a thrown error fails the whole
+   * batch; a `batchItemFailures` answer settles the records before its lowest sequence number, and the
+   * rest is retried. After the retries, what still fails goes to the failure destination (onFailure) and
+   * is skipped. `settled` is false when stopping left records unsettled; `last` is the last settled one.
+   */
   async function handleBatch(subscription: StreamSubscription, streamArn: string, records: _Record[]) {
-    const event: DynamoDBStreamEvent = { Records: records.map((record) => lambdaRecord(record, streamArn)) };
+    let pending = records;
+    let last: string | undefined;
     for (let attempt = 0; ; attempt++) {
+      let failedFrom: number;
+      let failure: unknown;
       try {
-        await subscription.handler(event);
-        return true;
+        const event = { Records: pending.map((record) => lambdaRecord(record, streamArn)) };
+        failedFrom = firstFailure(pending, await subscription.handler(event));
+        failure = new Error('the handler reported batch item failures');
       } catch (error) {
-        if (attempt >= maxRetries) {
-          const first = records[0]?.dynamodb?.SequenceNumber;
-          log(`Stream handler for ${subscription.tableName} failed; skipping the batch from ${first}`, error);
-          return true;
-        }
-        await sleep(Math.min(100 * 2 ** attempt, 2000));
-        // Not checkpointed, so the next start delivers the batch again, as Lambda would retry it.
-        if (stopped) return false;
+        failedFrom = 0;
+        failure = error;
       }
+      if (failedFrom > 0) last = pending[failedFrom - 1]?.dynamodb?.SequenceNumber;
+      if (failedFrom < 0) return { settled: true, last: pending.at(-1)?.dynamodb?.SequenceNumber };
+      pending = pending.slice(failedFrom);
+      if (attempt >= maxRetries) {
+        const first = pending[0]?.dynamodb?.SequenceNumber;
+        log(
+          `Stream handler for ${subscription.tableName} failed; skipping the records from ${first}`,
+          failure,
+        );
+        options.onFailure?.({
+          subscription: nameOf(subscription),
+          records: pending.map((record) => lambdaRecord(record, streamArn)),
+          error: failure,
+        });
+        return { settled: true, last: pending.at(-1)?.dynamodb?.SequenceNumber };
+      }
+      await sleep(Math.min(100 * 2 ** attempt, 2000));
+      // Not checkpointed, so the next start delivers the rest again, as Lambda would retry it.
+      if (stopped) return { settled: false, last };
     }
   }
 
@@ -223,8 +254,17 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       throw error;
     }
     const records = answer.Records ?? [];
-    if (records.length > 0 && !(await handleBatch(subscription, streamArn, records))) return 0;
-    const last = records.at(-1)?.dynamodb?.SequenceNumber;
+    const outcome = records.length > 0 ? await handleBatch(subscription, streamArn, records) : undefined;
+    if (outcome && !outcome.settled) {
+      // Stopping mid-retry: what was settled stays settled; the rest is read again from there.
+      if (outcome.last) {
+        state.lastSequence = outcome.last;
+        state.iterator = undefined;
+        await store.save(nameOf(subscription), id, outcome.last);
+      }
+      return 0;
+    }
+    const last = outcome?.last;
     if (last) state.lastSequence = last;
     state.iterator = answer.NextShardIterator;
     if (!state.iterator) state.done = true;
@@ -282,6 +322,23 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       streams.destroy();
     },
   };
+}
+
+/**
+ * Where a partial batch response asks the retry to start: -1 when nothing failed, 0 when the whole batch
+ * failed. As Lambda does, an identifier that is missing or not a record of the batch fails all of it.
+ */
+export function firstFailure(records: readonly _Record[], result: unknown): number {
+  const failures = (result as { batchItemFailures?: unknown } | undefined)?.batchItemFailures;
+  if (!Array.isArray(failures) || failures.length === 0) return -1;
+  let first = records.length;
+  for (const failure of failures) {
+    const id = (failure as { itemIdentifier?: unknown } | null)?.itemIdentifier;
+    const at = records.findIndex((record) => record.dynamodb?.SequenceNumber === id);
+    if (typeof id !== 'string' || at < 0) return 0;
+    first = Math.min(first, at);
+  }
+  return first;
 }
 
 function nameOf(subscription: StreamSubscription): string {

@@ -1,8 +1,9 @@
 import type * as z from 'zod';
 import { now } from '../clock';
 import { settings } from '../config/settings';
-import { UnauthorizedError } from '../errors';
+import { LoginThrottledError, UnauthorizedError } from '../errors';
 import { forgetCredentials } from './authentication';
+import { clearLoginFailures, loginFailures, recordLoginFailure } from './login-throttle';
 import * as repository from './repository';
 import type { loginRequest } from './schemas';
 import { hashToken, newLoginToken, verifyPassword } from './secrets';
@@ -19,11 +20,19 @@ export interface Login {
  * Session.RetentionPeriod; the endpoint sets it as the `Kiroku_Auth` cookie.
  */
 export async function logIn(input: z.infer<typeof loginRequest>): Promise<Login> {
+  // A login id locked by repeated failures is refused before any password check (login-throttle.ts).
+  const failures = await loginFailures(input.LoginId);
+  if (failures && failures.lockedUntil > now())
+    throw new LoginThrottledError(input.LoginId, failures.lockedUntil);
   const userId = await repository.findUserIdByLoginId(input.LoginId);
   const user = userId === undefined ? undefined : await repository.getUser(userId);
   // The password is checked even for an unknown login id, so the answer's timing tells nothing.
   const valid = await verifyPassword(input.Password, user?.passwordHash);
-  if (!user || !valid || user.disabled) throw new UnauthorizedError(`login refused for ${input.LoginId}`);
+  if (!user || !valid || user.disabled) {
+    await recordLoginFailure(input.LoginId);
+    throw new UnauthorizedError(`login refused for ${input.LoginId}`);
+  }
+  if (failures) await clearLoginFailures(input.LoginId);
 
   const lifetime = settings().Session.RetentionPeriod * 60;
   const token = newLoginToken();

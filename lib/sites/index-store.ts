@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock';
 import { batchWrite } from '../storage/batch';
 import { dynamo } from '../storage/clients';
@@ -18,6 +18,8 @@ import { deserializeNameIndex, serializeNameIndex } from './name-index-codec';
 
 export interface IndexPointer {
   readonly version: number;
+  /** A stream batch for this tenant failed: the next update rebuilds from the sites (see markIndexStale). */
+  readonly stale?: boolean;
 }
 
 /** Below the 400 KB item limit, with room for the keys. */
@@ -37,7 +39,30 @@ export async function readPointer(tenantId: number): Promise<IndexPointer | unde
   const result = await dynamo().send(
     new GetCommand({ TableName: table(), Key: keys.pointer(tenantId), ConsistentRead: true }),
   );
-  return result.Item ? { version: Number(result.Item.Version) } : undefined;
+  return result.Item
+    ? { version: Number(result.Item.Version), stale: result.Item.Stale === true }
+    : undefined;
+}
+
+/**
+ * Marks the tenant's index as missing changes, after a stream batch for it failed: that batch may be
+ * retried or dropped, and either way the next update rebuilds from the sites table. Saving a new version
+ * replaces the pointer and so clears the mark. No pointer: the first update builds from the sites anyway.
+ */
+export async function markIndexStale(tenantId: number): Promise<void> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.pointer(tenantId),
+        UpdateExpression: 'SET Stale = :stale',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':stale': true },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
 }
 
 /** The tenant's current index, or undefined when none has been built (the tenant has no sites yet). */

@@ -1,7 +1,8 @@
 import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { loadIndexForUpdate, saveIndex } from './index-store';
+import { indexAgreesWith } from './index-consistency';
+import { loadIndexForUpdate, markIndexStale, saveIndex } from './index-store';
 import type { Site } from './model';
 import { buildNameIndex, type SiteEntry } from './name-index';
 import { applySiteChanges, type SiteChange } from './name-index-updates';
@@ -15,7 +16,19 @@ import { sitesOfTenant } from './repository';
 
 /** The changes a batch of stream records makes to each tenant's index, in stream order. */
 export function siteChangesOf(records: readonly DynamoDBRecord[]): Map<number, SiteChange[]> {
-  const byTenant = new Map<number, SiteChange[]>();
+  return new Map(tenantChangesOf(records).map((group) => [group.tenantId, group.changes]));
+}
+
+/** A tenant's changes in a batch, with the stream records they come from (a unit of a partial batch). */
+export interface TenantChanges {
+  readonly tenantId: number;
+  readonly records: DynamoDBRecord[];
+  readonly changes: SiteChange[];
+}
+
+/** The batch's site changes by tenant, tenants in the order of their first change. */
+export function tenantChangesOf(records: readonly DynamoDBRecord[]): TenantChanges[] {
+  const byTenant = new Map<number, TenantChanges>();
   for (const record of records) {
     const before = siteImage(record.dynamodb?.OldImage);
     const after = siteImage(record.dynamodb?.NewImage);
@@ -23,33 +36,59 @@ export function siteChangesOf(records: readonly DynamoDBRecord[]): Map<number, S
     if (tenantId === undefined) continue;
     let change: SiteChange | undefined;
     if (after) {
-      if (!before || !sameEntry(before.entry, after.entry)) change = { kind: 'put', site: after.entry };
-    } else if (before) change = { kind: 'remove', siteId: before.entry.siteId };
+      if (!before || !sameEntry(before.entry, after.entry)) {
+        change = { kind: 'put', site: after.entry, before: before?.entry };
+      }
+    } else if (before) change = { kind: 'remove', siteId: before.entry.siteId, before: before.entry };
     if (!change) continue;
-    const list = byTenant.get(tenantId) ?? [];
-    list.push(change);
-    byTenant.set(tenantId, list);
+    const group = byTenant.get(tenantId) ?? { tenantId, records: [], changes: [] };
+    group.records.push(record);
+    group.changes.push(change);
+    byTenant.set(tenantId, group);
   }
-  return byTenant;
+  return [...byTenant.values()];
 }
 
 const ATTEMPTS = 5;
 
+export interface IndexUpdate {
+  readonly version: number;
+  /** Built afresh from the sites table rather than changed in place. */
+  readonly rebuilt: boolean;
+}
+
 /**
- * Applies the changes to the tenant's stored index as a new version. The first index of a tenant is built
- * from its sites (the changes are applied on top: the sites index may not show the newest write yet).
- * A concurrent writer makes the save fail; the changes are then applied again to what it stored.
+ * Applies the changes to the tenant's stored index as a new version. The index is built from the tenant's
+ * sites instead when there is none yet, when a failed batch marked it stale, or when it does not hold the
+ * changed sites as their old images show them (index-consistency.ts): then it missed changes. The changes
+ * are applied on top of a build (the sites index may not show the newest write yet). A concurrent writer
+ * makes the save fail; the changes are then applied again to what it stored.
  */
-export async function updateTenantIndex(tenantId: number, changes: readonly SiteChange[]): Promise<number> {
+export async function updateTenantIndex(
+  tenantId: number,
+  changes: readonly SiteChange[],
+): Promise<IndexUpdate> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const current = await loadIndexForUpdate(tenantId);
-    const index = current?.index ?? buildNameIndex((await sitesOfTenant(tenantId)).map(entryOf), 0);
+    const reuse = current && !current.pointer.stale && indexAgreesWith(current.index, changes);
+    const index = reuse ? current.index : await buildFromSites(tenantId);
     applySiteChanges(index, changes, (current?.pointer.version ?? 0) + 1);
-    if (await saveIndex(tenantId, index, current?.pointer)) return index.version;
+    if (await saveIndex(tenantId, index, current?.pointer))
+      return { version: index.version, rebuilt: !reuse };
   }
   throw new Error(
     `the site-name index of tenant ${tenantId} could not be saved: too many concurrent writers`,
   );
+}
+
+/** The repair: the tenant's index built afresh from the sites table, whatever the stored one holds. */
+export async function rebuildTenantIndex(tenantId: number): Promise<IndexUpdate> {
+  await markIndexStale(tenantId);
+  return updateTenantIndex(tenantId, []);
+}
+
+async function buildFromSites(tenantId: number) {
+  return buildNameIndex((await sitesOfTenant(tenantId)).map(entryOf), 0);
 }
 
 function siteImage(image: Record<string, AttributeValue> | undefined) {

@@ -11,9 +11,10 @@ import { addHolder, indexedName, kindOf, type NameIndex, type SiteEntry } from '
  * The index is changed in place and becomes `version`; its cache starts empty.
  */
 
+/** `before`: the site as the stream record's old image shows it, for the consistency check of index-consistency.ts. */
 export type SiteChange =
-  | { readonly kind: 'put'; readonly site: SiteEntry }
-  | { readonly kind: 'remove'; readonly siteId: number };
+  | { readonly kind: 'put'; readonly site: SiteEntry; readonly before?: SiteEntry | undefined }
+  | { readonly kind: 'remove'; readonly siteId: number; readonly before?: SiteEntry | undefined };
 
 export function applySiteChanges(index: NameIndex, changes: readonly SiteChange[], version: number): void {
   if (!(version > index.version)) {

@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiFunction } from '../../infra/api-function';
+import { addChecks } from '../../infra/checks';
 import { KirokuStack } from '../../infra/kiroku-stack';
 import { fallbackHandler, pathsOf, type Route, routes } from '../../lib/routes';
 import { type TableDefinition, type TableKey, tables } from '../../lib/storage/tables';
@@ -32,11 +35,45 @@ let stack: KirokuStack;
 let template: Template;
 let resources: Record<string, Resource>;
 
+/** cdk-nag's findings that no acknowledgement covers: rule (finding id) and construct path. */
+let findings: string[];
+
 beforeAll(() => {
-  stack = new KirokuStack(appWithProjectContext(), 'KirokuStack');
+  // The report is written instead of thrown, so that one synth serves both the checks and the template.
+  const app = appWithProjectContext({ '@aws-cdk/core:failSynthOnValidationErrors': false });
+  stack = new KirokuStack(app, 'KirokuStack');
+  addChecks(app);
+  const assembly = app.synth();
+  findings = findingsIn(JSON.parse(readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8')));
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
 }, SYNTH_TIMEOUT_MS);
+
+interface ValidationReport {
+  readonly pluginReports?: {
+    readonly violations?: {
+      readonly ruleName: string;
+      readonly violatingConstructs?: {
+        readonly constructPath?: string;
+        readonly resourceLogicalId?: string;
+      }[];
+      readonly violatingResources?: {
+        readonly constructPath?: string;
+        readonly resourceLogicalId?: string;
+      }[];
+    }[];
+  }[];
+}
+
+function findingsIn(report: ValidationReport): string[] {
+  return (report.pluginReports ?? []).flatMap((plugin) =>
+    (plugin.violations ?? []).flatMap((violation) =>
+      [...(violation.violatingConstructs ?? []), ...(violation.violatingResources ?? [])].map(
+        (where) => `${violation.ruleName} at ${where.constructPath ?? where.resourceLogicalId}`,
+      ),
+    ),
+  );
+}
 
 const logicalId = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 
@@ -118,18 +155,44 @@ describe('KirokuStack', () => {
       }
     });
 
-    it('subscribes each stream handler to its table', () => {
+    it('subscribes each stream handler to its table, never dropping a batch silently', () => {
       template.resourceCountIs('AWS::Lambda::EventSourceMapping', streamSubscriptions.length);
+      const [queue] = single('AWS::SQS::Queue');
       for (const { table, handler } of streamSubscriptions) {
         template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
           FunctionName: { Ref: logicalId(fn(handler)) },
           EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.tables[table]), 'StreamArn'] },
           StartingPosition: 'TRIM_HORIZON',
           BatchSize: 100,
-          MaximumRetryAttempts: 3,
+          MaximumRetryAttempts: 10,
+          MaximumRecordAgeInSeconds: 6 * 3600,
           BisectBatchOnFunctionError: true,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queue, 'Arn'] } } },
         });
+        // The handler may send what failed to the queue, and nothing else.
+        const sends = statementsOf(handler).filter((s) => JSON.stringify(s.Resource).includes(queue));
+        expect(sends.flatMap(actionsOf).sort()).toEqual([
+          'sqs:GetQueueAttributes',
+          'sqs:GetQueueUrl',
+          'sqs:SendMessage',
+        ]);
       }
+    });
+
+    it('keeps failed stream batches 14 days in an encrypted queue that refuses plain HTTP', () => {
+      const [, queue] = single('AWS::SQS::Queue');
+      expect(queue).toMatchObject({
+        DeletionPolicy: 'Retain',
+        Properties: { MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true },
+      });
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
     });
   });
 
@@ -162,6 +225,118 @@ describe('KirokuStack', () => {
     });
   });
 
+  describe('API stage', () => {
+    const stage = () => single('AWS::ApiGatewayV2::Stage')[1];
+
+    it('throttles every route, and the login far tighter, once its route exists', () => {
+      expect(stage().Properties).toMatchObject({
+        StageName: '$default',
+        DefaultRouteSettings: { ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 },
+        RouteSettings: { 'POST /users/authenticate': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 5 } },
+      });
+      const login = Object.entries(resources).find(
+        ([, r]) =>
+          r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === 'POST /users/authenticate',
+      );
+      expect(stage().DependsOn).toContain(login?.[0]);
+    });
+
+    it('writes a JSON access log line per request to a log group with a retention', () => {
+      const settings = stage().Properties.AccessLogSettings as {
+        DestinationArn: { 'Fn::GetAtt': [string, string] };
+        Format: string;
+      };
+      const format = JSON.parse(settings.Format);
+      expect(format).toMatchObject({
+        requestId: '$context.requestId',
+        sourceIp: '$context.identity.sourceIp',
+        routeKey: '$context.routeKey',
+        status: '$context.status',
+        responseLatency: '$context.responseLatency',
+        integrationError: '$context.integrationErrorMessage',
+      });
+      const logGroup = resources[settings.DestinationArn['Fn::GetAtt'][0]];
+      expect(logGroup).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 90 } });
+    });
+  });
+
+  describe('reserved concurrency', () => {
+    it('caps each API and stream function at the deploy setting (10 by default)', () => {
+      const capped = [
+        ...routes.map((r) => r.handler),
+        fallbackHandler,
+        ...streamSubscriptions.map((s) => s.handler),
+      ];
+      for (const handler of capped) {
+        expect(functionResource(handler).Properties.ReservedConcurrentExecutions, handler).toBe(10);
+      }
+      expect(functionResource('bootstrap-trigger').Properties.ReservedConcurrentExecutions).toBeUndefined();
+    });
+  });
+
+  describe('alarms', () => {
+    const alarms = () => Object.values(resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
+    const alarmOn = (metricName: string, functionRef?: string) =>
+      alarms().filter(
+        (alarm) =>
+          alarm.Properties.MetricName === metricName &&
+          (functionRef === undefined ||
+            JSON.stringify(alarm.Properties.Dimensions).includes(`"${functionRef}"`)),
+      );
+
+    it('watches every function for errors and throttles', () => {
+      for (const handler of stack.functions.keys()) {
+        const ref = logicalId(fn(handler));
+        expect(alarmOn('Errors', ref), handler).toHaveLength(1);
+        expect(alarmOn('Throttles', ref), handler).toHaveLength(1);
+        expect(alarmOn('Errors', ref)[0]?.Properties).toMatchObject({
+          Threshold: 1,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          Statistic: 'Sum',
+          Period: 300,
+        });
+      }
+    });
+
+    it('watches how far each stream handler is behind its stream', () => {
+      for (const { handler } of streamSubscriptions) {
+        expect(alarmOn('IteratorAge', logicalId(fn(handler)))[0]?.Properties).toMatchObject({
+          Statistic: 'Maximum',
+          Threshold: 15 * 60_000,
+        });
+      }
+    });
+
+    it('watches the share of 5xx answers of the API', () => {
+      const rate = alarms().find((alarm) => JSON.stringify(alarm.Properties.Metrics ?? []).includes('5xx'));
+      expect(rate?.Properties).toMatchObject({
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
+      expect(JSON.stringify(rate?.Properties.Metrics)).toContain('100 * errors / requests');
+    });
+
+    it('raises failed stream batches waiting in their queue', () => {
+      const [queue] = single('AWS::SQS::Queue');
+      const waiting = alarmOn('ApproximateNumberOfMessagesVisible');
+      expect(waiting).toHaveLength(1);
+      expect(waiting[0]?.Properties).toMatchObject({
+        Threshold: 1,
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queue, 'QueueName'] } }],
+      });
+    });
+
+    it('notifies no topic unless the deploy names one', () => {
+      for (const alarm of alarms()) expect(alarm.Properties.AlarmActions).toBeUndefined();
+    });
+  });
+
+  describe('cdk-nag (AwsSolutions and Serverless packs)', () => {
+    it('finds nothing that is not acknowledged beside its construct with a reason', () => {
+      expect(findings).toEqual([]);
+    });
+  });
+
   describe('tables', () => {
     it.each(tableKeys)(
       'creates %s on demand, with point-in-time recovery, TTL and stream as defined',
@@ -174,6 +349,7 @@ describe('KirokuStack', () => {
           Properties: {
             BillingMode: 'PAY_PER_REQUEST',
             PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+            DeletionProtectionEnabled: true,
           },
         });
         if (def.ttlAttribute) {
@@ -228,10 +404,12 @@ describe('KirokuStack', () => {
   });
 
   describe('bucket', () => {
+    const binaries = () => resources[logicalId(stack.bucket)] as Resource & { DeletionPolicy: string };
+
     it('blocks public access, encrypts, is retained, and expires abandoned uploads', () => {
-      template.hasResource('AWS::S3::Bucket', {
+      expect(binaries()).toMatchObject({
         DeletionPolicy: 'Retain',
-        Properties: Match.objectLike({
+        Properties: {
           PublicAccessBlockConfiguration: {
             BlockPublicAcls: true,
             BlockPublicPolicy: true,
@@ -243,18 +421,48 @@ describe('KirokuStack', () => {
               { ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } },
             ],
           },
-          LifecycleConfiguration: {
-            Rules: [
-              { AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' },
-              { Prefix: 'uploads/', ExpirationInDays: 2, Status: 'Enabled' },
+        },
+      });
+      expect((binaries().Properties.LifecycleConfiguration as { Rules: unknown[] }).Rules).toEqual(
+        expect.arrayContaining([
+          { AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' },
+          { Prefix: 'uploads/', ExpirationInDays: 2, Status: 'Enabled' },
+        ]),
+      );
+    });
+
+    it('keeps versions, expiring the non-current ones after 35 days, so a restored table finds its files', () => {
+      expect(binaries().Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+      expect((binaries().Properties.LifecycleConfiguration as { Rules: unknown[] }).Rules).toContainEqual({
+        NoncurrentVersionExpiration: { NoncurrentDays: 35 },
+        ExpiredObjectDeleteMarker: true,
+        Status: 'Enabled',
+      });
+    });
+
+    it('writes server access logs to a private, encrypted log bucket of its own', () => {
+      const logging = binaries().Properties.LoggingConfiguration as {
+        DestinationBucketName: { Ref: string };
+      };
+      const logBucket = resources[logging.DestinationBucketName.Ref];
+      expect(logging).toMatchObject({ LogFilePrefix: 'binaries/' });
+      expect(logBucket).toMatchObject({
+        Type: 'AWS::S3::Bucket',
+        DeletionPolicy: 'Retain',
+        Properties: {
+          PublicAccessBlockConfiguration: { BlockPublicAcls: true, RestrictPublicBuckets: true },
+          BucketEncryption: {
+            ServerSideEncryptionConfiguration: [
+              { ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } },
             ],
           },
-        }),
+        },
       });
     });
 
     it('refuses requests without TLS', () => {
       template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: { Ref: logicalId(stack.bucket) },
         PolicyDocument: {
           Statement: Match.arrayWith([
             Match.objectLike({
@@ -318,20 +526,70 @@ describe('KirokuStack', () => {
         ...(routes as readonly Route[]).map((route) => [route.handler, route.bucket] as const),
         ...streamSubscriptions.map((subscription) => [subscription.handler, subscription.bucket] as const),
       ]);
+      const bucket = logicalId(stack.bucket);
+      const expected = {
+        read: { 's3:GetObject': ['files/*'] },
+        write: {
+          's3:PutObject': ['files/*', 'uploads/*'],
+          's3:GetObject': ['files/*', 'uploads/*'],
+          's3:DeleteObject': ['files/*', 'uploads/*'],
+          's3:AbortMultipartUpload': ['files/*', 'uploads/*'],
+          's3:ListBucket': ['(bucket)'],
+        },
+        delete: {
+          's3:DeleteObject': ['files/*', 'uploads/*'],
+          's3:AbortMultipartUpload': ['files/*', 'uploads/*'],
+        },
+      } as Record<string, Record<string, string[]>>;
       for (const handler of stack.functions.keys()) {
         const access = declared.get(handler);
-        const actions = statementsOf(handler)
-          .flatMap(actionsOf)
-          .filter((a) => a.startsWith('s3:'));
+        // Each S3 action, with the key patterns (or the bucket itself) it is allowed on.
+        const granted: Record<string, string[]> = {};
+        for (const statement of statementsOf(handler)) {
+          const targets = [statement.Resource].flat().map((resource) => {
+            const text = JSON.stringify(resource);
+            if (!text.includes(bucket)) return 'elsewhere';
+            return text.match(/\/([\w-]+\/\*)"/)?.[1] ?? '(bucket)';
+          });
+          for (const action of actionsOf(statement).filter((a) => a.startsWith('s3:'))) {
+            granted[action] = [...(granted[action] ?? []), ...targets].sort();
+          }
+        }
         if (access === undefined) {
           expect(environmentOf(handler)).not.toHaveProperty('KIROKU_BUCKET');
-          expect(actions).toEqual([]);
+          expect(granted).toEqual({});
           continue;
         }
         expect(environmentOf(handler)).toHaveProperty('KIROKU_BUCKET');
-        expect(actions).toContain('s3:GetObject*');
-        if (access === 'write') expect(actions).toContain('s3:PutObject');
-        else expect(actions.filter((a) => a.startsWith('s3:Put') || a.startsWith('s3:Delete'))).toEqual([]);
+        expect(granted, handler).toEqual(expected[access]);
+      }
+    });
+
+    it('lets writes list only the key prefixes of files', () => {
+      const list = statementsOf('binaries-upload').find((s) => actionsOf(s).includes('s3:ListBucket'));
+      expect(list).toMatchObject({ Condition: { StringLike: { 's3:prefix': ['files/*', 'uploads/*'] } } });
+    });
+
+    it('never grants Scan: no function scans a table', () => {
+      for (const handler of stack.functions.keys()) {
+        expect(statementsOf(handler).flatMap(actionsOf), handler).not.toContain('dynamodb:Scan');
+      }
+    });
+
+    it('lets each function write logs to its own log group only, with no managed policy', () => {
+      for (const handler of stack.functions.keys()) {
+        const properties = functionResource(handler).Properties;
+        const logGroup = (properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+        const logs = statementsOf(handler).filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
+        expect(logs.flatMap(actionsOf).sort(), handler).toEqual([
+          'logs:CreateLogStream',
+          'logs:PutLogEvents',
+        ]);
+        const targets = logs.flatMap((s) => [s.Resource].flat());
+        expect(targets.length).toBeGreaterThan(0);
+        for (const target of targets) expect(JSON.stringify(target)).toContain(`"${logGroup}"`);
+        const role = resources[logicalId(fn(handler).role as IConstruct)];
+        expect(role?.Properties.ManagedPolicyArns, handler).toBeUndefined();
       }
     });
   });
@@ -347,6 +605,19 @@ describe('KirokuStack', () => {
         Type: 'AWS::Lambda::Version',
         Properties: { FunctionName: { Ref: logicalId(fn('bootstrap-trigger')) } },
       });
+    });
+
+    it('lets no function but the trigger near the administrator secret', () => {
+      const [secret] = single('AWS::SecretsManager::Secret');
+      for (const handler of stack.functions.keys()) {
+        if (handler === 'bootstrap-trigger') continue;
+        expect(JSON.stringify(statementsOf(handler)), handler).not.toContain(secret);
+        expect(environmentOf(handler)).not.toHaveProperty('KIROKU_ADMIN_SECRET_ARN');
+      }
+      const policies = Object.values(resources).filter(
+        (r) => r.Type === 'AWS::SecretsManager::ResourcePolicy',
+      );
+      expect(policies).toEqual([]);
     });
 
     it('lets the trigger read and write the administrator secret and the accounts table', () => {

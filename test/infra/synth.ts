@@ -10,5 +10,5 @@ export function appWithProjectContext(extra: Record<string, unknown> = {}): App 
   return new App({ context: { ...cdkJson.context, ...extra } });
 }
 
-/** Bundling every function with esbuild takes a while; a test file synthesizes once, in beforeAll. */
-export const SYNTH_TIMEOUT_MS = 180_000;
+/** Bundling every function with esbuild takes a while (minutes on a loaded machine); a test file synthesizes once, in beforeAll. */
+export const SYNTH_TIMEOUT_MS = 300_000;

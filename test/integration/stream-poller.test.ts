@@ -10,7 +10,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dynamoDbClientConfig } from '../../lib/storage/clients';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
-import { type StreamPoller, startStreamPoller } from '../../local/stream-poller';
+import { type StreamBatchFailure, type StreamPoller, startStreamPoller } from '../../local/stream-poller';
 import { createStreamTable } from '../fixtures/stream-table';
 
 describe('local/stream-poller', () => {
@@ -178,6 +178,105 @@ describe('local/stream-poller', () => {
       expect(records).toHaveLength(seen);
     });
   });
+  describe('partial batch responses (ReportBatchItemFailures)', () => {
+    /** A fresh table with three writes, read from TRIM_HORIZON so that they come as one batch. */
+    async function threeRecordBatch(
+      answer: (event: DynamoDBStreamEvent, call: number) => unknown,
+      onFailure?: (failure: StreamBatchFailure) => void,
+    ) {
+      const name = `partial-${randomBytes(4).toString('hex')}`;
+      await createStreamTable(client, name);
+      for (const pk of ['first', 'second', 'third']) {
+        await client.send(new PutItemCommand({ TableName: name, Item: { pk: { S: pk } } }));
+      }
+      const calls: string[][] = [];
+      const poller = await startStreamPoller({
+        subscriptions: [
+          {
+            tableName: name,
+            handler: async (event) => {
+              calls.push(event.Records.map((record) => record.dynamodb?.Keys?.pk?.S ?? ''));
+              return answer(event, calls.length);
+            },
+          },
+        ],
+        startingPosition: 'TRIM_HORIZON',
+        pollIntervalMs: 100,
+        maxRetryAttempts: 2,
+        log: () => undefined,
+        onFailure,
+      });
+      return {
+        calls,
+        poller,
+        put: (pk: string) => client.send(new PutItemCommand({ TableName: name, Item: { pk: { S: pk } } })),
+      };
+    }
+    const failing = (event: DynamoDBStreamEvent, pk: string) => ({
+      batchItemFailures: event.Records.filter((record) => record.dynamodb?.Keys?.pk?.S === pk).map(
+        (record) => ({
+          itemIdentifier: record.dynamodb?.SequenceNumber,
+        }),
+      ),
+    });
+
+    it('retries only the failed record and what follows it', async () => {
+      const started = await threeRecordBatch((event, call) =>
+        call === 1 ? failing(event, 'second') : undefined,
+      );
+      try {
+        await vi.waitFor(() => expect(started.calls).toHaveLength(2), { timeout: 3000, interval: 50 });
+        expect(started.calls).toEqual([
+          ['first', 'second', 'third'],
+          ['second', 'third'],
+        ]);
+      } finally {
+        await started.poller.stop();
+      }
+    });
+
+    it('fails the whole batch on an identifier that is not one of its records, as Lambda does', async () => {
+      const started = await threeRecordBatch((_event, call) =>
+        call === 1
+          ? { batchItemFailures: [{ itemIdentifier: 'no such record' }] }
+          : { batchItemFailures: [] },
+      );
+      try {
+        await vi.waitFor(() => expect(started.calls).toHaveLength(2), { timeout: 3000, interval: 50 });
+        expect(started.calls[1]).toEqual(['first', 'second', 'third']);
+      } finally {
+        await started.poller.stop();
+      }
+    });
+
+    it('hands what still fails after the retries to the failure destination, then goes on', async () => {
+      const failures: StreamBatchFailure[] = [];
+      const started = await threeRecordBatch(
+        (event) => failing(event, 'second'),
+        (failure) => failures.push(failure),
+      );
+      try {
+        await vi.waitFor(() => expect(failures).toHaveLength(1), { timeout: 5000, interval: 50 });
+        expect(started.calls).toEqual([
+          ['first', 'second', 'third'],
+          ['second', 'third'],
+          ['second', 'third'],
+        ]);
+        expect(failures[0]?.records.map((record) => record.dynamodb?.Keys?.pk?.S)).toEqual([
+          'second',
+          'third',
+        ]);
+        await started.put('fourth');
+        await vi.waitFor(() => expect(started.calls.at(-1)).toEqual(['fourth']), {
+          timeout: 3000,
+          interval: 50,
+        });
+      } finally {
+        await started.poller.stop();
+      }
+    });
+  });
+
   // DynamoDB Local's TTL job sweeps every TTL table of its database in turn, which under a full test run
   // (hundreds of tables in the shared instance) can take minutes: this test has an instance of its own.
   describe('with a DynamoDB Local of its own', () => {

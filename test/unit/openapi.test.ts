@@ -1,6 +1,20 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../lib/openapi';
-import { fallbackHandler, routes } from '../../lib/routes';
+import { openApiDocument, tags } from '../../lib/openapi';
+import { fallbackHandler, type Route, routes } from '../../lib/routes';
+import { operationExamples } from '../../lib/routes/examples';
+
+type Operation = {
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  requestBody?: { content: Record<string, { example?: unknown }> };
+  responses?: Record<string, { content?: Record<string, { example?: unknown }>; headers?: unknown }>;
+};
+const operationOf = (route: Route) =>
+  openApiDocument().paths?.[route.path]?.[route.method.toLowerCase() as 'get' | 'post'] as Operation;
 
 describe('openapi', () => {
   describe('openApiDocument', () => {
@@ -34,6 +48,73 @@ describe('openapi', () => {
       ]);
     });
   });
+
+  describe('operations', () => {
+    it.each(routes.map((route) => [route.handler, route] as const))(
+      '%s: one tag of the document',
+      (_h, route) => {
+        const operation = operationOf(route);
+        expect(operation.tags).toHaveLength(1);
+        expect(tags.map((tag) => tag.name)).toContain(operation.tags?.[0]);
+      },
+    );
+
+    it.each([
+      ['users-authenticate', []],
+      ['openapi', []],
+      ['users-signout', []],
+      ['binaries-upload', [{ bearerApiKey: [] }, { loginCookie: [] }]],
+      ['binaries-guid-upload', [{ bearerApiKey: [] }, { loginCookie: [] }]],
+      ['binaries-download', [{ bearerApiKey: [] }, { loginCookie: [] }]],
+      ['items-get', [{ loginCookie: [] }, {}]],
+      ['users-create', [{ loginCookie: [] }, {}]],
+    ])('%s declares its security', (handler, security) => {
+      const route = routes.find((r) => r.handler === handler) as Route;
+      expect(operationOf(route).security).toEqual(security);
+    });
+
+    it('takes the login as JSON or as an HTML form', () => {
+      const route = routes.find((r) => r.handler === 'users-authenticate') as Route;
+      expect(Object.keys(operationOf(route).requestBody?.content ?? {})).toEqual([
+        'application/json',
+        'application/x-www-form-urlencoded',
+      ]);
+    });
+
+    it.each(routes.map((route) => [route.handler, route] as const))(
+      '%s: an example request and answer that its own schemas accept',
+      (handler, route: Route) => {
+        const example = operationExamples[handler];
+        expect(example).toBeDefined();
+        const operation = operationOf(route);
+        if (route.request) {
+          for (const content of Object.values(operation.requestBody?.content ?? {})) {
+            expect(content.example).toEqual(example?.request);
+          }
+          if (route.requestType !== 'multipart')
+            expect(route.request.safeParse(example?.request).error).toBeUndefined();
+        }
+        if (route.redirect) {
+          expect(JSON.stringify(operation.responses?.['302']?.headers)).toContain(String(example?.answer));
+        } else {
+          expect(operation.responses?.['200']?.content?.['application/json']?.example).toEqual(
+            example?.answer,
+          );
+          expect(route.response.safeParse(example?.answer).error).toBeUndefined();
+        }
+      },
+    );
+  });
+
+  it('is written by `npm run --silent openapi` as pure JSON on stdout, or to a file', () => {
+    const root = resolve(import.meta.dirname, '../..');
+    const printed = spawnSync('npm', ['run', '--silent', 'openapi'], { cwd: root, encoding: 'utf8' });
+    expect(printed.status).toBe(0);
+    expect(JSON.parse(printed.stdout)).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+    const file = join(mkdtempSync(join(tmpdir(), 'kiroku-openapi-')), 'openapi.json');
+    expect(spawnSync('npm', ['run', '--silent', 'openapi', '--', file], { cwd: root }).status).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(printed.stdout));
+  }, 30_000);
 
   it('has a handler module for every route and the fallback', async () => {
     for (const name of [...routes.map((route) => route.handler), fallbackHandler]) {

@@ -1,0 +1,90 @@
+import { Duration } from 'aws-cdk-lib';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+export interface MonitoringProps {
+  readonly api: apigwv2.HttpApi;
+  /** Every function, by handler name; the stream handlers among them. */
+  readonly functions: ReadonlyMap<string, lambda.Function>;
+  readonly streamHandlers: readonly string[];
+  readonly failedBatches: sqs.IQueue;
+  /** Notified of every alarm and of its recovery, when given. */
+  readonly alarmTopicArn?: string | undefined;
+}
+
+/** The API's 5xx answers as a share of its requests, over a window with at least this many requests. */
+export const API_5XX_PERCENT = 1;
+export const API_5XX_MIN_REQUESTS = 20;
+/** A stream handler this far behind is failing or too slow: records expire after 24 h (6 h of retries). */
+export const ITERATOR_AGE_MS = 15 * 60_000;
+
+/**
+ * CloudWatch alarms for what needs a person: function errors and throttles, the API's 5xx rate, stream
+ * handlers falling behind, and failed stream batches waiting in their queue (infra/stream-sources.ts).
+ */
+export class Monitoring extends Construct {
+  readonly alarms: cloudwatch.Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const topic = props.alarmTopicArn
+      ? sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn)
+      : undefined;
+    const alarm = (name: string, metric: cloudwatch.IMetric, threshold: number, description: string) => {
+      const created = new cloudwatch.Alarm(this, name, {
+        metric,
+        threshold,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        alarmDescription: description,
+      });
+      if (topic) {
+        created.addAlarmAction(new SnsAction(topic));
+        created.addOkAction(new SnsAction(topic));
+      }
+      this.alarms.push(created);
+    };
+    const fiveMinutes = { period: Duration.minutes(5), statistic: 'Sum' };
+
+    for (const [handler, fn] of props.functions) {
+      alarm(`${fn.node.id}Errors`, fn.metricErrors(fiveMinutes), 1, `functions/${handler}.ts failed`);
+      alarm(
+        `${fn.node.id}Throttles`,
+        fn.metricThrottles(fiveMinutes),
+        1,
+        `functions/${handler}.ts was throttled`,
+      );
+    }
+    for (const handler of props.streamHandlers) {
+      const fn = props.functions.get(handler);
+      if (!fn) throw new Error(`no function for the stream handler ${handler}`);
+      const age = fn.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' });
+      alarm(`${fn.node.id}IteratorAge`, age, ITERATOR_AGE_MS, `functions/${handler}.ts is behind its stream`);
+    }
+    const rate = new cloudwatch.MathExpression({
+      expression: `IF(requests >= ${API_5XX_MIN_REQUESTS}, 100 * errors / requests, 0)`,
+      usingMetrics: {
+        errors: props.api.metricServerError(fiveMinutes),
+        requests: props.api.metricCount(fiveMinutes),
+      },
+      period: Duration.minutes(5),
+      label: 'API 5xx %',
+    });
+    alarm('Api5xxRate', rate, API_5XX_PERCENT, `over ${API_5XX_PERCENT}% of the API's answers are 5xx`);
+    alarm(
+      'FailedStreamBatches',
+      props.failedBatches.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
+      1,
+      'a stream batch failed for good: see "Failed stream batches" in the README',
+    );
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * One example request and answer per operation of the OpenAPI document (lib/openapi.ts), by handler. A
+ * test parses each with its route's own schemas (test/unit/openapi.test.ts), so an example cannot drift
+ * from what the API takes and gives. Redirects show their Location instead of a body.
+ */
+export interface OperationExample {
+  readonly request?: unknown;
+  /** The success body; for a redirect, the Location header. */
+  readonly answer: unknown;
+}
+
+const ApiKey = 'a'.repeat(128);
+const time = '2026-01-31T09:00:00';
+const stamps = { CreatedTime: time, UpdatedTime: time };
+const done = (Id: number, Message: string) => ({ Id, StatusCode: 200, Message });
+const paged = (Data: unknown[]) => ({
+  StatusCode: 200,
+  Response: { Offset: 0, PageSize: 200, TotalCount: Data.length, Data },
+});
+const session = { StatusCode: 200, Response: { UserId: 2, Key: 'view', Value: 'compact' } };
+const site = {
+  SiteId: 10,
+  Title: 'Projects',
+  ReferenceType: 'Issues',
+  SiteName: 'projects',
+  ParentId: 0,
+  InheritPermission: 10,
+  Permissions: ['User,2,31'],
+  SiteSettings: {},
+};
+const record = {
+  SiteId: 10,
+  IssueId: 11,
+  Title: 'First task',
+  Status: 100,
+  Locked: false,
+  Creator: 2,
+  Updator: 2,
+  Ver: 1,
+  ...stamps,
+};
+
+export const operationExamples: Readonly<Record<string, OperationExample>> = {
+  'sessions-get': { request: { ApiKey, SessionKey: 'view', SavePerUser: true }, answer: session },
+  'sessions-set': {
+    request: { ApiKey, SessionKey: 'view', SessionValue: 'compact', SavePerUser: true },
+    answer: session,
+  },
+  'sessions-delete': { request: { ApiKey, SessionKey: 'view', SavePerUser: true }, answer: session },
+  'tenants-create': {
+    request: {
+      ApiKey,
+      TenantName: 'Branch office',
+      AdminLoginId: 'branch-admin',
+      AdminPassword: 'a long passphrase',
+    },
+    answer: { ...done(2, 'The tenant has been created.'), ApiKey: 'b'.repeat(128) },
+  },
+  'users-create': {
+    request: { ApiKey, LoginId: 'tanaka', Name: 'Tanaka', Password: 'a long passphrase', DeptId: 1 },
+    answer: done(3, '" Tanaka " has been created.'),
+  },
+  'users-get': {
+    request: { ApiKey },
+    answer: paged([
+      {
+        UserId: 3,
+        TenantId: 1,
+        LoginId: 'tanaka',
+        Name: 'Tanaka',
+        TenantManager: false,
+        Disabled: false,
+        DeptId: 1,
+        HasApiKey: true,
+        Groups: ['Sales'],
+        ...stamps,
+      },
+    ]),
+  },
+  'users-update': {
+    request: { ApiKey, Name: 'Tanaka Hanako' },
+    answer: done(3, '" Tanaka Hanako " has been updated.'),
+  },
+  'users-delete': { request: { ApiKey }, answer: done(3, '" Tanaka Hanako " has been deleted.') },
+  'users-createapikey': {
+    request: { ApiKey },
+    answer: { ...done(3, 'The API key has been created.'), ApiKey: 'c'.repeat(128) },
+  },
+  'users-deleteapikey': { request: { ApiKey }, answer: done(3, 'The API key has been deleted.') },
+  'groups-create': {
+    request: { ApiKey, GroupName: 'Sales', Members: ['User,3', 'Dept,1'] },
+    answer: done(4, '" Sales " has been created.'),
+  },
+  'groups-get': {
+    request: { ApiKey },
+    answer: paged([
+      { GroupId: 4, TenantId: 1, GroupName: 'Sales', Members: ['User,3', 'Dept,1'], ...stamps },
+    ]),
+  },
+  'groups-update': {
+    request: { ApiKey, Members: ['User,3'] },
+    answer: done(4, '" Sales " has been updated.'),
+  },
+  'groups-delete': { request: { ApiKey }, answer: done(4, '" Sales " has been deleted.') },
+  'depts-create': {
+    request: { ApiKey, DeptCode: 'S1', DeptName: 'Sales' },
+    answer: done(1, '" Sales " has been created.'),
+  },
+  'depts-get': {
+    request: { ApiKey },
+    answer: paged([
+      { DeptId: 1, TenantId: 1, DeptCode: 'S1', DeptName: 'Sales', Disabled: false, ...stamps },
+    ]),
+  },
+  'depts-update': {
+    request: { ApiKey, DeptName: 'Sales (east)' },
+    answer: done(1, '" Sales (east) " has been updated.'),
+  },
+  'depts-delete': { request: { ApiKey }, answer: done(1, '" Sales (east) " has been deleted.') },
+  'items-createsite': {
+    request: { ApiKey, Title: 'Projects', ReferenceType: 'Issues', SiteName: 'projects' },
+    answer: done(10, '" Projects " has been created.'),
+  },
+  'items-getsite': {
+    request: { ApiKey },
+    answer: {
+      StatusCode: 200,
+      Response: { ...site, TenantId: 1, Creator: 2, Updator: 2, Ver: 1, ...stamps },
+    },
+  },
+  'items-updatesite': {
+    request: { ApiKey, Title: 'Projects 2026' },
+    answer: done(10, '" Projects 2026 " has been updated.'),
+  },
+  'items-deletesite': { request: { ApiKey }, answer: done(10, '" Projects 2026 " has been deleted.') },
+  'items-exportsitepackage': {
+    request: { ApiKey, IncludeData: false },
+    answer: {
+      StatusCode: 200,
+      Response: { Package: { BaseSiteId: 10, PackageTime: time, IncludeData: false, Sites: [site] } },
+    },
+  },
+  'items-importsitepackage': {
+    request: { ApiKey, Package: { BaseSiteId: 10, PackageTime: time, IncludeData: false, Sites: [site] } },
+    answer: {
+      ...done(0, '1 sites have been imported.'),
+      Data: [{ OldSiteId: 10, NewSiteId: 20, ReferenceType: 'Issues', Title: 'Projects' }],
+    },
+  },
+  'items-create': {
+    request: { ApiKey, Title: 'First task', Status: 100, ClassHash: { ClassA: 'Design' } },
+    answer: done(11, '" First task " has been created.'),
+  },
+  'items-get': { request: { ApiKey, Offset: 0, PageSize: 200 }, answer: paged([record]) },
+  'items-update': { request: { ApiKey, Status: 900 }, answer: done(11, '" First task " has been updated.') },
+  'items-delete': { request: { ApiKey }, answer: done(11, '" First task " has been deleted.') },
+  'items-getclosestsiteid': {
+    request: { ApiKey, FindSiteNames: ['projects', 'nowhere'] },
+    answer: {
+      StatusCode: 200,
+      SiteId: 10,
+      Data: [
+        { SiteName: 'projects', SiteId: 10 },
+        { SiteName: 'nowhere', SiteId: -1 },
+      ],
+    },
+  },
+  'binaries-upload': {
+    request: { file: 'report.pdf (the bytes, as a form-data file part)' },
+    answer: done(5, '0123456789abcdef0123456789abcdef'),
+  },
+  'binaries-guid-upload': {
+    request: { file: 'report.pdf (the new bytes, as a form-data file part)' },
+    answer: done(5, '0123456789abcdef0123456789abcdef'),
+  },
+  'binaries-get': {
+    request: { ApiKey },
+    answer: {
+      ...done(5, 'report.pdf has been retrieved.'),
+      Response: {
+        ReferenceId: 11,
+        BinaryType: 'Attachments',
+        Base64: 'JVBERi0xLjcK',
+        Guid: '0123456789ABCDEF0123456789ABCDEF',
+        FileName: 'report.pdf',
+        Extension: '.pdf',
+        Size: 9,
+        ContentType: 'application/pdf',
+        Creator: 2,
+        Updator: 2,
+        ...stamps,
+      },
+    },
+  },
+  'binaries-download': {
+    answer: 'https://bucket.s3.amazonaws.com/files/1/0123456789ABCDEF0123456789ABCDEF/u1?X-Amz-Expires=60',
+  },
+  'binaries-show': {
+    answer: 'https://bucket.s3.amazonaws.com/files/1/0123456789ABCDEF0123456789ABCDEF/u1?X-Amz-Expires=60',
+  },
+  'users-authenticate': {
+    request: { LoginId: 'tanaka', Password: 'a long passphrase' },
+    answer: done(3, 'You have been logged in.'),
+  },
+  'users-signout': { request: {}, answer: done(0, 'You have been logged out.') },
+  openapi: { answer: { openapi: '3.1.0', info: { title: 'Kiroku Web API', version: '1.1' }, paths: {} } },
+};
