@@ -21,6 +21,7 @@ export const messages = {
   overTotalLimitSize: (limitMb: number) => `Up to ${limitMb} MB can be attached.`,
   noFile: 'The request has no file part.',
   notMultipart: 'The request is not multipart/form-data.',
+  badPartHeader: (header: string, problem: string) => `The part header ${header} is invalid: ${problem}.`,
   unreadableMultipart: 'The request content could not be interpreted as multipart/form-data.',
   fileTooLargeForJson: 'The file is larger than 4 MB: download it through /binaries/{guid}/download.',
   fileRetrieved: (name: string) => `${name} has been retrieved.`,
