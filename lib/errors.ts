@@ -102,6 +102,17 @@ export class DuplicatedError extends ApiError {
   }
 }
 
+/**
+ * A conditional write found the item changed since it was read (its Ver, a parent's ParentId) or lost a
+ * transaction conflict. The domain re-reads and re-applies (lib/storage/retry.ts); only when it keeps losing
+ * does the caller see this 409, never a 404 for an item that exists.
+ */
+export class ConcurrentChangeError extends ApiError {
+  constructor(reason: string) {
+    super(409, messages.concurrentChange, reason);
+  }
+}
+
 export class LockedRecordError extends ApiError {
   constructor(id: number, user: string, time: string) {
     super(405, messages.lockedRecord(id, user, time), `record ${id} is locked`);

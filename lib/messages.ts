@@ -5,6 +5,7 @@ export const messages = {
   unauthorized: 'Unable to authorize.',
   hasNotPermission: 'You do not have permission to perform this operation.',
   notFound: 'The specified information was not found.',
+  concurrentChange: 'The item was changed by another request at the same time. Please try again.',
   invalidIpAddress: 'Invalid IP address.',
   methodNotAllowed: 'The method is not allowed for this path.',
   requestTooLarge: 'The request is too large.',

@@ -9,6 +9,7 @@ import { integratedSites } from '../sites/integrated-sites';
 import { recordHolders, type Site } from '../sites/model';
 import { Permission, requirePermission, siteInTenant } from '../sites/permissions';
 import { nextItemId } from '../sites/store';
+import { retryOnConcurrentChange } from '../storage/retry';
 import { planAttachments } from './attachments';
 import type { ItemRecord } from './model';
 import { mergeFields } from './record-fields';
@@ -57,7 +58,7 @@ export async function createRecord(
     updatedAt: time,
     ver: 1,
   };
-  await repository.insertRecord(record, files.items);
+  await retryOnConcurrentChange(() => repository.insertRecord(record, files.items));
   return { id: record.recordId, message: messages.created(record.title), ...limits };
 }
 
@@ -93,14 +94,36 @@ export async function readItem(
   return { response, limits };
 }
 
+/**
+ * The permission is checked and the call counted once; the read-apply-write runs again when another
+ * request changed the record in between (CONTRACT section 5: a lost race is retried, never a 404), so
+ * that each of many concurrent updates applies whole, on the record as the one before it left it.
+ */
 export async function updateRecord(
   principal: Principal,
   id: number,
   input: RecordWriteInput,
 ): Promise<Outcome> {
-  const { site, record: before } = await recordInTenant(principal, id);
+  const { site, record } = await recordInTenant(principal, id);
   await requirePermission(principal, site, Permission.Update);
   const limits = await useApiCall(site);
+  let read: ItemRecord | undefined = record;
+  const title = await retryOnConcurrentChange(async () => {
+    const before = read ?? (await recordInSite(principal, site, id));
+    read = undefined;
+    return applyUpdate(principal, site, before, input);
+  });
+  return { id, message: messages.updated(title), ...limits };
+}
+
+/** One read-apply-write of an update; the new title. */
+async function applyUpdate(
+  principal: Principal,
+  site: Site,
+  before: ItemRecord,
+  input: RecordWriteInput,
+): Promise<string> {
+  const id = before.recordId;
   await requireUnlocked(principal, before);
   const time = now();
   const locking = input.Locked === true && !before.locked;
@@ -130,17 +153,31 @@ export async function updateRecord(
     ver: before.ver + 1,
   };
   await repository.updateRecord(before, after, files.items);
-  return { id, message: messages.updated(after.title), ...limits };
+  return after.title;
 }
 
 export async function deleteRecord(principal: Principal, id: number): Promise<Outcome> {
-  const { site, record } = await recordInTenant(principal, id);
+  const { site, record: first } = await recordInTenant(principal, id);
   await requirePermission(principal, site, Permission.Delete);
   const limits = await useApiCall(site);
-  await requireUnlocked(principal, record);
-  // Its files go through the Items stream (functions/record-files.ts), for deletesite's records alike.
-  await repository.deleteRecord(record);
-  return { id, message: messages.deleted(record.title), ...limits };
+  let read: ItemRecord | undefined = first;
+  const title = await retryOnConcurrentChange(async () => {
+    const record = read ?? (await recordInSite(principal, site, id));
+    read = undefined;
+    await requireUnlocked(principal, record);
+    // Its files go through the Items stream (functions/record-files.ts), for deletesite's records alike.
+    await repository.deleteRecord(record);
+    return record.title;
+  });
+  return { id, message: messages.deleted(title), ...limits };
+}
+
+/** The record again, still in the site already checked: a record moved or gone since is a 404. */
+async function recordInSite(principal: Principal, site: Site, id: number): Promise<ItemRecord> {
+  const item = await repository.findItem(principal.tenantId, id);
+  if (item?.kind !== 'record' || item.record.siteId !== site.siteId)
+    throw new NotFoundError(`no record ${id} in site ${site.siteId}`);
+  return item.record;
 }
 
 export async function recordInTenant(
