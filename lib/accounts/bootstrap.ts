@@ -1,5 +1,5 @@
 import { settings } from '../config/settings';
-import { findUserIdByLoginId } from './repository';
+import { firstStartRecorded, recordFirstStart, startedBeforeMarker } from './first-start';
 import { isApiKeyFormat, newPassword } from './secrets';
 import { insertTenantWithManager } from './tenants';
 
@@ -20,16 +20,28 @@ export interface BootstrapResult {
 }
 
 /**
- * First start (CONTRACT section 7): tenant 1 and its user `Administrator`, privileged and tenant manager.
- * Does nothing when the administrator already exists.
+ * First start (CONTRACT section 7): tenant 1 and its user `Administrator`, privileged and tenant manager,
+ * written with a marker that records the first start. Does nothing once the marker is there, whatever
+ * became of the administrator since (renamed, deleted); a database from before the marker gets the marker.
  */
 export async function bootstrapAdministrator(options: BootstrapOptions = {}): Promise<BootstrapResult> {
   const loginId = settings().Security.PrivilegedUsers[0] ?? 'Administrator';
   if (options.apiKey !== undefined && !isApiKeyFormat(options.apiKey)) {
     throw new Error('KIROKU_ADMIN_API_KEY must be 128 lowercase hexadecimal characters');
   }
-  if ((await findUserIdByLoginId(loginId)) !== undefined) return { created: false, loginId };
+  if (await firstStartRecorded()) return { created: false, loginId };
+  if (await startedBeforeMarker(loginId)) {
+    await recordFirstStart();
+    return { created: false, loginId };
+  }
   const password = options.password ?? newPassword();
-  const { apiKey } = await insertTenantWithManager('Kiroku', loginId, password, loginId, options.apiKey);
+  const { apiKey } = await insertTenantWithManager(
+    'Kiroku',
+    loginId,
+    password,
+    loginId,
+    options.apiKey,
+    true,
+  );
   return { created: true, loginId, apiKey, password };
 }

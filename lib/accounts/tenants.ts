@@ -3,6 +3,7 @@ import { now } from '../clock';
 import { ForbiddenError } from '../errors';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
+import { putFirstTenant } from './first-start';
 import type { Principal } from './principal';
 import * as repository from './repository';
 import type { tenantCreateRequest } from './schemas';
@@ -28,6 +29,8 @@ export async function insertTenantWithManager(
   password: string | undefined,
   name = loginId,
   givenApiKey?: string,
+  /** The first start's tenant: written with the marker that records the first start (first-start.ts). */
+  first = false,
 ): Promise<{ tenantId: number; userId: number; apiKey: string }> {
   const tenantId = await repository.nextId('Tenant');
   const { user, apiKey } = await createUser(
@@ -35,6 +38,7 @@ export async function insertTenantWithManager(
     { LoginId: loginId, Name: name, Password: password, TenantManager: true },
     givenApiKey ?? true,
   );
-  await repository.putTenant({ tenantId, tenantName, createdAt: now() });
+  const tenant = { tenantId, tenantName, createdAt: now() };
+  await (first ? putFirstTenant(tenant, user.userId) : repository.putTenant(tenant));
   return { tenantId, userId: user.userId, apiKey: apiKey as string };
 }
