@@ -1,5 +1,7 @@
+import { now } from '../clock';
 import { settings } from '../config/settings';
 import { firstStartRecorded, recordFirstStart, startedBeforeMarker } from './first-start';
+import { findUserIdByLoginId, getUser, updateUser } from './repository';
 import { isApiKeyFormat, newPassword } from './secrets';
 import { insertTenantWithManager } from './tenants';
 
@@ -31,6 +33,7 @@ export async function bootstrapAdministrator(options: BootstrapOptions = {}): Pr
   }
   if (await firstStartRecorded()) return { created: false, loginId };
   if (await startedBeforeMarker(loginId)) {
+    await grantLegacyAdministrator(loginId);
     await recordFirstStart();
     return { created: false, loginId };
   }
@@ -39,9 +42,20 @@ export async function bootstrapAdministrator(options: BootstrapOptions = {}): Pr
     'Kiroku',
     loginId,
     password,
+    'firstStart',
     loginId,
     options.apiKey,
-    true,
   );
   return { created: true, loginId, apiKey, password };
+}
+
+/**
+ * A database from before privilege was recorded on the user: the first start's administrator (tenant 1,
+ * the first privileged login id) keeps its privilege; no other user gets it without a privileged giver.
+ */
+async function grantLegacyAdministrator(loginId: string): Promise<void> {
+  const userId = await findUserIdByLoginId(loginId);
+  const user = userId === undefined ? undefined : await getUser(userId);
+  if (!user || user.tenantId !== 1 || user.privilegeGranted) return;
+  await updateUser(user, { ...user, privilegeGranted: true, updatedAt: now() });
 }

@@ -5,6 +5,7 @@ import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { putFirstTenant } from './first-start';
 import type { Principal } from './principal';
+import type { Giver } from './privilege';
 import * as repository from './repository';
 import type { tenantCreateRequest } from './schemas';
 import { createUser } from './users';
@@ -19,6 +20,7 @@ export async function createTenant(
     input.TenantName,
     input.AdminLoginId,
     input.AdminPassword,
+    principal,
   );
   return { id: tenantId, message: messages.created(input.TenantName), apiKey };
 }
@@ -27,18 +29,19 @@ export async function insertTenantWithManager(
   tenantName: string,
   loginId: string,
   password: string | undefined,
+  /** The caller, or the first start, whose tenant is written with the marker that records it (first-start.ts). */
+  giver: Giver,
   name = loginId,
   givenApiKey?: string,
-  /** The first start's tenant: written with the marker that records the first start (first-start.ts). */
-  first = false,
 ): Promise<{ tenantId: number; userId: number; apiKey: string }> {
   const tenantId = await repository.nextId('Tenant');
   const { user, apiKey } = await createUser(
     tenantId,
     { LoginId: loginId, Name: name, Password: password, TenantManager: true },
+    giver,
     givenApiKey ?? true,
   );
   const tenant = { tenantId, tenantName, createdAt: now() };
-  await (first ? putFirstTenant(tenant, user.userId) : repository.putTenant(tenant));
+  await (giver === 'firstStart' ? putFirstTenant(tenant, user.userId) : repository.putTenant(tenant));
   return { tenantId, userId: user.userId, apiKey: apiKey as string };
 }
