@@ -56,6 +56,6 @@ export async function bootstrapAdministrator(options: BootstrapOptions = {}): Pr
 async function grantLegacyAdministrator(loginId: string): Promise<void> {
   const userId = await findUserIdByLoginId(loginId);
   const user = userId === undefined ? undefined : await getUser(userId);
-  if (!user || user.tenantId !== 1 || user.privilegeGranted) return;
+  if (user?.tenantId !== 1 || user.privilegeGranted) return;
   await updateUser(user, { ...user, privilegeGranted: true, updatedAt: now() });
 }

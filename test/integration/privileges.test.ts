@@ -1,5 +1,11 @@
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forgetCredentials } from '../../lib/accounts/authentication';
+import { bootstrapAdministrator } from '../../lib/accounts/bootstrap';
+import { accountKeys } from '../../lib/accounts/keys';
 import { loadSettings, useSettings } from '../../lib/config/settings';
+import { dynamo } from '../../lib/storage/clients';
+import { tableName } from '../../lib/storage/tables';
 import { createUser, logIn, seedAccounts, type TestAccounts, type TestUser } from '../fixtures/accounts';
 import { call } from '../fixtures/client';
 import { type Stack, startStack } from '../fixtures/stack';
@@ -125,6 +131,27 @@ describe('privileged login ids', () => {
     const foreign = await post(`/api/users/${accounts.admin.userId}/get`, { ApiKey: legacy.apiKey });
     expect(foreign.body.StatusCode).toBe(404);
     privileged();
+  });
+});
+
+describe('a database from before the first-start marker and the privilege record', () => {
+  it('keeps its administrator privileged, and only it', async () => {
+    const TableName = tableName('accounts');
+    await dynamo().send(new DeleteCommand({ TableName, Key: { pk: 'BOOTSTRAP', sk: 'BOOTSTRAP' } }));
+    await dynamo().send(
+      new UpdateCommand({
+        TableName,
+        Key: accountKeys.user(accounts.admin.userId),
+        UpdateExpression: 'REMOVE PrivilegeGranted',
+      }),
+    );
+    forgetCredentials();
+    const tenant = () =>
+      post('/api/tenants/create', { ApiKey: admin, TenantName: 't', AdminLoginId: `t-${Date.now()}` });
+    expect((await tenant()).body.StatusCode).toBe(403);
+    expect((await bootstrapAdministrator()).created).toBe(false);
+    forgetCredentials();
+    expect((await tenant()).body.StatusCode).toBe(200);
   });
 });
 
