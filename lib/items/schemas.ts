@@ -6,6 +6,7 @@ import { apiRequest, pagedSchema, text } from '../schema';
 const letters = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
 const isoDate = z
   .string()
+  .max(40)
   .regex(/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/)
   .refine((value) => !Number.isNaN(Date.parse(value)), { message: 'not a date' });
 export const attachment = z.object({
