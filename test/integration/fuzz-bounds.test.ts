@@ -12,8 +12,8 @@ import {
 } from '../../lib/routes/sites';
 import { childSiteIds } from '../../lib/sites/repository';
 import { createUser, seedAccounts, type TestAccounts, type TestUser } from '../fixtures/accounts';
-import { type CallResult, call } from '../fixtures/client';
-import { bodyText, hostileBody } from '../fixtures/hostile';
+import { call } from '../fixtures/client';
+import { bodyText, expectWellFormed, hostileBody } from '../fixtures/hostile';
 import { createRecord, createSite } from '../fixtures/items';
 import { type Stack, startStack } from '../fixtures/stack';
 
@@ -43,13 +43,6 @@ beforeAll(async () => {
   record = await createRecord(stack.url, admin, table, { Title: 'Target', NumA: 1, ClassA: 'a' });
 });
 afterAll(() => stack.close());
-
-export function expectWellFormed(result: CallResult) {
-  expect(result.status, result.text.slice(0, 300)).toBeLessThan(500);
-  expect(result.contentType).toBe('application/json; charset=utf-8');
-  expect(result.body.StatusCode).toBe(result.status);
-  expect(result.text).not.toMatch(/\n\s+at |Error:|node_modules|\.ts:\d+/);
-}
 
 interface Target {
   readonly route: Route;
