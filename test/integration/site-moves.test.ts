@@ -156,6 +156,16 @@ describe('walks over corrupt data end (defect 8)', () => {
     expect(await getSite(TENANT, records)).toBeUndefined();
   });
 
+  it('exportsitepackage of a cycle lists each site once', async () => {
+    const a = await site(0);
+    const b = await site(a);
+    await setParent(a, b);
+    const exported = await post(`/api/items/${a}/exportsitepackage`, { ApiKey: admin });
+    expect(exported.body.StatusCode, exported.text).toBe(200);
+    const sites = (exported.body.Response as { Package: { Sites: { SiteId: number }[] } }).Package.Sites;
+    expect(sites.map((entry) => entry.SiteId).sort()).toEqual([a, b].sort());
+  });
+
   it('a move or a create under a cycle ends with a refusal, not a hang or a 500', async () => {
     const a = await site(0);
     const b = await site(a);
