@@ -6,6 +6,6 @@ import { usersCreate } from '../lib/routes/accounts';
 
 export const handler = endpoint(usersCreate, async ({ input, principal }) => {
   requireManager(principal);
-  const { user } = await createUser(principal.tenantId, input);
+  const { user } = await createUser(principal.tenantId, input, principal);
   return apiResult({ id: user.userId, message: messages.created(user.name) });
 });

@@ -43,6 +43,18 @@ export class InvalidInputError extends ApiError {
   }
 }
 
+/**
+ * 400 `Invalid request.` for a value outside what Kiroku keeps (CONTRACT section 5, "Bounds"): a length,
+ * a depth, a number a float cannot hold. `Errors` names the property.
+ */
+export class OutOfBoundsError extends ApiError {
+  constructor(property: string, problem: string) {
+    super(400, messages.badRequest, `${property}: ${problem}`, undefined, [
+      { Property: property, Problem: problem },
+    ]);
+  }
+}
+
 /** 400 `Invalid json data.`: a body that is not JSON, or not of the shape every request shares. */
 export class InvalidJsonError extends ApiError {
   constructor(reason?: string, property?: string) {
@@ -87,6 +99,17 @@ export class MethodNotAllowedError extends ApiError {
 export class DuplicatedError extends ApiError {
   constructor(what: string) {
     super(409, messages.duplicated(what), `duplicated ${what}`);
+  }
+}
+
+/**
+ * A conditional write found the item changed since it was read (its Ver, a parent's ParentId) or lost a
+ * transaction conflict. The domain re-reads and re-applies (lib/storage/retry.ts); only when it keeps losing
+ * does the caller see this 409, never a 404 for an item that exists.
+ */
+export class ConcurrentChangeError extends ApiError {
+  constructor(reason: string) {
+    super(409, messages.concurrentChange, reason);
   }
 }
 
@@ -159,5 +182,14 @@ export class UnreadableMultipartError extends ApiError {
 export class RequestTooLargeError extends ApiError {
   constructor(reason: string) {
     super(413, messages.requestTooLarge, reason, 413);
+  }
+}
+
+/** A multipart part header the upload cannot read: the client's error, named in the answer. */
+export class BadPartHeaderError extends ApiError {
+  constructor(header: string, problem: string) {
+    super(400, messages.badPartHeader(header, problem), `part header ${header}: ${problem}`, 400, [
+      { Property: header, Problem: problem },
+    ]);
   }
 }

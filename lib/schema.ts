@@ -1,16 +1,12 @@
 import * as z from 'zod';
+import { MAX_LENGTH, text } from './bounds';
 
-/** Text, where a number is also taken as its text (CONTRACT section 1, as Newtonsoft reads it). */
-export function text(checks: { min?: number; max?: number } = {}) {
-  let string = z.string();
-  if (checks.min !== undefined) string = string.min(checks.min);
-  if (checks.max !== undefined) string = string.max(checks.max);
-  return z.union([string, z.number().transform(String)]);
-}
+// Every string a request carries has a maximum length (lib/bounds.ts): `text` takes one, always.
+export { text };
 
 /** The fields every API request may carry (spec 2.1); the stack has already checked their types. */
 export const apiRequest = {
-  ApiKey: text().optional(),
+  ApiKey: text({ max: MAX_LENGTH.apiKey }).optional(),
   ApiVersion: z.number().optional(),
 };
 

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -190,12 +190,43 @@ const MAX_HEADER_BYTES = 16 * 1024;
 /** Headers (repeated as cookies and in requestContext, escaped) plus the event's fixed fields. */
 const EVENT_OVERHEAD_BOUND = 8 * MAX_HEADER_BYTES;
 
+/**
+ * The 413 as API Gateway gives it, readable by a client that is still sending (it reads only once its
+ * body is out). Closing the socket with the rest of the body unread would make the kernel answer the
+ * incoming bytes with a reset, which discards the 413 on the client's side before it reads it; so the
+ * rest is read and dropped (a lingering close, as nginx does) until the client is done, for at most
+ * LINGER_MS and LINGER_BYTES, and the connection closes after that.
+ */
 function tooLarge(request: IncomingMessage, response: ServerResponse): void {
-  // The rest of the body is never read: close the connection instead of keeping it alive.
   response.setHeader('connection', 'close');
-  response.on('finish', () => request.socket.destroySoon());
+  lingerOnClose(request.socket);
+  request.removeAllListeners('data');
+  request.resume();
   response.writeHead(413, { 'content-type': 'application/json; charset=utf-8' });
   response.end(JSON.stringify({ Id: 0, StatusCode: 413, Message: 'The request is too large.' }));
+}
+
+const LINGER_MS = 10_000;
+const LINGER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Node's HTTP server ends a `Connection: close` exchange with socket.destroySoon() once the answer is
+ * flushed; for this socket that becomes: send FIN, keep reading and dropping, destroy when the client
+ * closes its side or the bounds are reached.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.end();
+    let dropped = 0;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    socket.on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > LINGER_BYTES) socket.destroy();
+    });
+    socket.once('end', () => socket.destroy());
+    socket.once('close', () => clearTimeout(timer));
+    socket.resume();
+  };
 }
 
 function send(response: ServerResponse, status: number, body: unknown, event?: APIGatewayProxyEventV2): void {

@@ -1,7 +1,7 @@
 import { now } from '../clock';
-import { settings } from '../config/settings';
 import type { User } from './model';
 import type { Principal } from './principal';
+import { isPrivilegedUser } from './privilege';
 import { findUserIdByApiKeyHash, getLogin, getUser } from './repository';
 import { hashToken } from './secrets';
 
@@ -37,9 +37,11 @@ export async function principalForLoginToken(token: string): Promise<Principal |
   const entry = await cached(`login:${hash}`, async () => {
     const login = await getLogin(hash);
     const user = login ? await getUser(login.userId) : undefined;
-    return { user, validUntil: login ? login.expiresAt * 1000 : 0 };
+    // A password change or disabling ended the logins made before it (CONTRACT section 5).
+    const ended = user?.loginsNotBefore !== undefined && (login?.issuedAt ?? 0) < user.loginsNotBefore;
+    return { user: ended ? undefined : user, validUntil: login ? login.expiresAt * 1000 : 0 };
   });
-  return toPrincipal(entry, 'cookie');
+  return toPrincipal(entry, 'cookie', hash);
 }
 
 /** Forgets every cached lookup: after a change to a user, a key or a login on this instance. */
@@ -57,10 +59,10 @@ async function cached(key: string, load: () => Promise<Omit<Entry, 'cachedAt'>>)
   return entry;
 }
 
-function toPrincipal(entry: Entry, via: Principal['via']): Principal | undefined {
+function toPrincipal(entry: Entry, via: Principal['via'], loginHash?: string): Principal | undefined {
   const { user } = entry;
   if (!user || user.disabled || now() >= entry.validUntil) return undefined;
-  return principalOf(user, via);
+  return { ...principalOf(user, via), ...(loginHash && { loginHash }) };
 }
 
 export function principalOf(user: User, via: Principal['via']): Principal {
@@ -71,7 +73,7 @@ export function principalOf(user: User, via: Principal['via']): Principal {
     name: user.name,
     tenantManager: user.tenantManager,
     deptId: user.deptId,
-    privileged: settings().Security.PrivilegedUsers.includes(user.loginId),
+    privileged: isPrivilegedUser(user),
     via,
   };
 }

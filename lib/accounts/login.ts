@@ -39,6 +39,7 @@ export async function logIn(input: z.infer<typeof loginRequest>): Promise<Login>
   await repository.putLogin(hashToken(token), {
     userId: user.userId,
     expiresAt: Math.floor(now() / 1000) + lifetime,
+    issuedAt: now(),
   });
   return { userId: user.userId, token, lifetime };
 }

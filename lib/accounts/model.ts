@@ -15,6 +15,13 @@ export interface User {
   readonly deptId?: number;
   readonly passwordHash?: string;
   readonly apiKeyHash?: string;
+  /**
+   * Its login id, if listed in Security.PrivilegedUsers, was given by a privileged caller (or the first
+   * start): only then is the user privileged (lib/accounts/privilege.ts).
+   */
+  readonly privilegeGranted?: boolean;
+  /** Epoch ms: logins made before it have ended (a password change, disabling). */
+  readonly loginsNotBefore?: number;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -46,4 +53,6 @@ export interface Login {
   readonly userId: number;
   /** Epoch seconds: the TTL attribute, and the moment the login ends. */
   readonly expiresAt: number;
+  /** Epoch ms: when it was made (or kept through its user's password change); absent on old logins. */
+  readonly issuedAt?: number;
 }

@@ -11,4 +11,6 @@ export interface Principal {
   readonly privileged: boolean;
   /** How the caller proved who it is; a login cookie brings the CSRF rule and query strings. */
   readonly via: 'apiKey' | 'cookie';
+  /** The hash of the login token, for a caller that came with one: a password change keeps this login. */
+  readonly loginHash?: string;
 }

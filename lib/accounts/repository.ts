@@ -313,8 +313,25 @@ export async function putLogin(hash: string, login: Login): Promise<void> {
   await dynamo().send(
     new PutCommand({
       TableName: table(),
-      Item: { ...keys.login(hash), UserId: login.userId, ExpiresAt: login.expiresAt },
+      Item: {
+        ...keys.login(hash),
+        UserId: login.userId,
+        ExpiresAt: login.expiresAt,
+        IssuedAt: login.issuedAt,
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+/** Keeps a login through its user's password change: it counts as made at `issuedAt`. */
+export async function restampLogin(hash: string, issuedAt: number): Promise<void> {
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: keys.login(hash),
+      UpdateExpression: 'SET IssuedAt = :issuedAt',
+      ExpressionAttributeValues: { ':issuedAt': issuedAt },
     }),
   );
 }
@@ -322,7 +339,11 @@ export async function putLogin(hash: string, login: Login): Promise<void> {
 export async function getLogin(hash: string): Promise<Login | undefined> {
   const result = await dynamo().send(new GetCommand({ TableName: table(), Key: keys.login(hash) }));
   return result.Item
-    ? { userId: Number(result.Item.UserId), expiresAt: Number(result.Item.ExpiresAt) }
+    ? {
+        userId: Number(result.Item.UserId),
+        expiresAt: Number(result.Item.ExpiresAt),
+        issuedAt: typeof result.Item.IssuedAt === 'number' ? result.Item.IssuedAt : undefined,
+      }
     : undefined;
 }
 
@@ -380,6 +401,8 @@ function fromUser(user: User): Record<string, unknown> {
     DeptId: user.deptId,
     PasswordHash: user.passwordHash,
     ApiKeyHash: user.apiKeyHash,
+    PrivilegeGranted: user.privilegeGranted || undefined,
+    LoginsNotBefore: user.loginsNotBefore,
     CreatedAt: user.createdAt,
     UpdatedAt: user.updatedAt,
   };
@@ -396,6 +419,8 @@ function toUser(item: Record<string, unknown>): User {
     deptId: item.DeptId === undefined ? undefined : Number(item.DeptId),
     passwordHash: typeof item.PasswordHash === 'string' ? item.PasswordHash : undefined,
     apiKeyHash: typeof item.ApiKeyHash === 'string' ? item.ApiKeyHash : undefined,
+    privilegeGranted: item.PrivilegeGranted === true,
+    loginsNotBefore: typeof item.LoginsNotBefore === 'number' ? item.LoginsNotBefore : undefined,
     createdAt: Number(item.CreatedAt),
     updatedAt: Number(item.UpdatedAt),
   };

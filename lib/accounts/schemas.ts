@@ -1,20 +1,21 @@
 import * as z from 'zod';
+import { id, MAX_LENGTH } from '../bounds';
 import { apiRequest, text } from '../schema';
 
-const loginId = text({ min: 1, max: 256 }).refine(
+const loginId = text({ min: 1, max: MAX_LENGTH.name }).refine(
   (value) => value.trim() === value && !/[\s/\\]/.test(value),
   {
     message: 'LoginId must not contain spaces or slashes',
   },
 );
-const password = text({ min: 8, max: 1024 });
-const name = text({ min: 1, max: 256 });
+const password = text({ min: 8, max: MAX_LENGTH.password });
+const name = text({ min: 1, max: MAX_LENGTH.name });
 /** A dept of the tenant; 0 takes the user out of their dept. */
-const deptId = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const deptId = id();
 
 export const tenantCreateRequest = z.object({
   ...apiRequest,
-  TenantName: text({ min: 1, max: 256 }),
+  TenantName: text({ min: 1, max: MAX_LENGTH.name }),
   AdminLoginId: loginId,
   AdminPassword: password.optional(),
 });
@@ -46,33 +47,36 @@ const member = z
 
 export const groupCreateRequest = z.object({
   ...apiRequest,
-  GroupName: text({ min: 1, max: 256 }),
+  GroupName: text({ min: 1, max: MAX_LENGTH.name }),
   Members: z.array(member).max(90).optional(),
 });
 
 export const groupUpdateRequest = z.object({
   ...apiRequest,
-  GroupName: text({ min: 1, max: 256 }).optional(),
+  GroupName: text({ min: 1, max: MAX_LENGTH.name }).optional(),
   Members: z.array(member).max(90).optional(),
 });
 
 export const deptCreateRequest = z.object({
   ...apiRequest,
   DeptCode: text({ max: 100 }).optional(),
-  DeptName: text({ min: 1, max: 256 }),
+  DeptName: text({ min: 1, max: MAX_LENGTH.name }),
   Disabled: z.boolean().optional(),
 });
 
 export const deptUpdateRequest = z.object({
   ...apiRequest,
   DeptCode: text({ max: 100 }).optional(),
-  DeptName: text({ min: 1, max: 256 }).optional(),
+  DeptName: text({ min: 1, max: MAX_LENGTH.name }).optional(),
   Disabled: z.boolean().optional(),
 });
 
 export const emptyRequest = z.object({ ...apiRequest });
 
-export const loginRequest = z.object({ LoginId: text({ min: 1 }), Password: text({ min: 1 }) });
+export const loginRequest = z.object({
+  LoginId: text({ min: 1, max: MAX_LENGTH.name }),
+  Password: text({ min: 1, max: MAX_LENGTH.password }),
+});
 
 export const userSchema = z
   .object({

@@ -3,7 +3,9 @@ import { now } from '../clock';
 import { ForbiddenError } from '../errors';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
+import { putFirstTenant } from './first-start';
 import type { Principal } from './principal';
+import type { Giver } from './privilege';
 import * as repository from './repository';
 import type { tenantCreateRequest } from './schemas';
 import { createUser } from './users';
@@ -18,6 +20,7 @@ export async function createTenant(
     input.TenantName,
     input.AdminLoginId,
     input.AdminPassword,
+    principal,
   );
   return { id: tenantId, message: messages.created(input.TenantName), apiKey };
 }
@@ -26,6 +29,8 @@ export async function insertTenantWithManager(
   tenantName: string,
   loginId: string,
   password: string | undefined,
+  /** The caller, or the first start, whose tenant is written with the marker that records it (first-start.ts). */
+  giver: Giver,
   name = loginId,
   givenApiKey?: string,
 ): Promise<{ tenantId: number; userId: number; apiKey: string }> {
@@ -33,8 +38,10 @@ export async function insertTenantWithManager(
   const { user, apiKey } = await createUser(
     tenantId,
     { LoginId: loginId, Name: name, Password: password, TenantManager: true },
+    giver,
     givenApiKey ?? true,
   );
-  await repository.putTenant({ tenantId, tenantName, createdAt: now() });
+  const tenant = { tenantId, tenantName, createdAt: now() };
+  await (giver === 'firstStart' ? putFirstTenant(tenant, user.userId) : repository.putTenant(tenant));
   return { tenantId, userId: user.userId, apiKey: apiKey as string };
 }

@@ -6,6 +6,7 @@ import type { Outcome } from '../results';
 import { forgetCredentials } from './authentication';
 import type { User } from './model';
 import type { Principal } from './principal';
+import { type Giver, grantsPrivilege, requireMayManage } from './privilege';
 import * as repository from './repository';
 import type { userCreateRequest, userUpdateRequest } from './schemas';
 import { hashPassword, hashToken, newApiKey } from './secrets';
@@ -42,9 +43,12 @@ export async function createUser(
     z.infer<typeof userCreateRequest>,
     'LoginId' | 'Name' | 'Password' | 'TenantManager' | 'Disabled' | 'DeptId'
   >,
+  /** Who gives the login id: a privileged one only a privileged caller (or the first start) may give. */
+  giver: Giver,
   /** true for a new key, or the key to use. */
   withApiKey: boolean | string = false,
 ): Promise<{ user: User; apiKey?: string }> {
+  const privilegeGranted = grantsPrivilege(giver, input.LoginId);
   const apiKey = typeof withApiKey === 'string' ? withApiKey : withApiKey ? newApiKey() : undefined;
   const time = now();
   const user: User = {
@@ -57,6 +61,7 @@ export async function createUser(
     deptId: await deptIdFor(tenantId, input.DeptId),
     passwordHash: input.Password === undefined ? undefined : await hashPassword(input.Password),
     apiKeyHash: apiKey === undefined ? undefined : hashToken(apiKey),
+    privilegeGranted,
     createdAt: time,
     updatedAt: time,
   };
@@ -91,16 +96,27 @@ export async function updateUser(
     );
   }
   const before = await userInTenant(principal, userId);
+  requireMayManage(principal, before);
+  const time = now();
+  const renamed = input.LoginId !== undefined && input.LoginId !== before.loginId;
+  // A new password or disabling ends the user's logins made before it (CONTRACT section 5).
+  const endsLogins = input.Password !== undefined || (input.Disabled === true && !before.disabled);
   const after: User = {
     ...before,
     loginId: input.LoginId ?? before.loginId,
+    privilegeGranted: renamed ? grantsPrivilege(principal, input.LoginId as string) : before.privilegeGranted,
+    loginsNotBefore: endsLogins ? time : before.loginsNotBefore,
     name: input.Name ?? before.name,
     tenantManager: input.TenantManager ?? before.tenantManager,
     disabled: input.Disabled ?? before.disabled,
     deptId: input.DeptId === undefined ? before.deptId : await deptIdFor(before.tenantId, input.DeptId),
     passwordHash: input.Password === undefined ? before.passwordHash : await hashPassword(input.Password),
-    updatedAt: now(),
+    updatedAt: time,
   };
+  // The login that changes its own password stays: it counts as made with the new password.
+  if (self && input.Password !== undefined && principal.loginHash) {
+    await repository.restampLogin(principal.loginHash, time);
+  }
   await repository.updateUser(before, after);
   forgetCredentials();
   return { id: userId, message: messages.updated(after.name) };
@@ -110,6 +126,7 @@ export async function deleteUser(principal: Principal, userId: number): Promise<
   requireManager(principal);
   if (principal.userId === userId) throw new ForbiddenError('a user may not delete themselves');
   const user = await userInTenant(principal, userId);
+  requireMayManage(principal, user);
   await repository.deleteUser(user);
   forgetCredentials();
   return { id: userId, message: messages.deleted(user.name) };
@@ -122,6 +139,7 @@ export async function createApiKey(
 ): Promise<Outcome & { apiKey: string }> {
   if (principal.userId !== userId) requireManager(principal);
   const user = await userInTenant(principal, userId);
+  requireMayManage(principal, user);
   const apiKey = newApiKey();
   await repository.replaceApiKey(user, hashToken(apiKey));
   forgetCredentials();
@@ -131,6 +149,7 @@ export async function createApiKey(
 export async function deleteApiKey(principal: Principal, userId: number): Promise<Outcome> {
   if (principal.userId !== userId) requireManager(principal);
   const user = await userInTenant(principal, userId);
+  requireMayManage(principal, user);
   if (user.apiKeyHash !== undefined) await repository.replaceApiKey(user, undefined);
   forgetCredentials();
   return { id: userId, message: messages.apiKeyDeleted };

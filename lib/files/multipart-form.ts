@@ -1,5 +1,6 @@
 import * as Multipasta from 'multipasta';
-import { NotMultipartError, UnreadableMultipartError } from '../errors';
+import { MAX_LENGTH } from '../bounds';
+import { BadPartHeaderError, NotMultipartError, UnreadableMultipartError } from '../errors';
 
 /** The first file of an upload form, with the headers of its own part. */
 export interface FormFile {
@@ -42,6 +43,12 @@ export function parseUploadForm(body: Buffer, contentType: string | undefined): 
     onFile: (info) => {
       if (file !== undefined) return () => undefined;
       const filename = disposition(info).filename ?? '';
+      if (filename.length > MAX_LENGTH.title) {
+        throw new BadPartHeaderError(
+          'Content-Disposition',
+          `filename is over ${MAX_LENGTH.title} characters`,
+        );
+      }
       const chunks: Uint8Array[] = [];
       return (chunk) => {
         if (chunk !== null) {
@@ -65,12 +72,27 @@ export function parseUploadForm(body: Buffer, contentType: string | undefined): 
       done = true;
     },
   });
-  parser.write(body);
-  parser.end();
+  feed(parser, body);
   if (failure || !done) {
     throw new UnreadableMultipartError(`multipart: ${failure?._tag ?? 'no end'}`);
   }
   return { file, fields };
+}
+
+/**
+ * multipasta decodes `filename*` itself, with a decodeURIComponent that throws on a malformed escape
+ * (`UTF-8''%ZZ.txt`) from inside write(); that is the client's header, not a server failure.
+ */
+function feed(parser: ReturnType<typeof Multipasta.make>, body: Buffer): void {
+  try {
+    parser.write(body);
+    parser.end();
+  } catch (error) {
+    if (error instanceof URIError) {
+      throw new BadPartHeaderError('Content-Disposition', 'filename* is not valid UTF-8 percent-encoding');
+    }
+    throw error;
+  }
 }
 
 /**

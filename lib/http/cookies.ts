@@ -13,9 +13,18 @@ export function readCookie(event: APIGatewayProxyEventV2, name: CookieName): str
   const wanted = `${cookieName(name)}=`;
   for (const cookie of event.cookies ?? []) {
     const trimmed = cookie.trim();
-    if (trimmed.startsWith(wanted)) return decodeURIComponent(trimmed.slice(wanted.length));
+    if (trimmed.startsWith(wanted)) return decoded(trimmed.slice(wanted.length));
   }
   return undefined;
+}
+
+/** A value that is not valid percent-encoding (`%`, `%zz`, a lone surrogate) is no credential at all. */
+function decoded(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
 }
 
 export interface CookieOptions {

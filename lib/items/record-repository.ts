@@ -1,5 +1,5 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError } from '../errors';
+import { ConcurrentChangeError, NotFoundError } from '../errors';
 import { containerKeys, itemKeys, orderKey } from '../sites/keys';
 import type { Site } from '../sites/model';
 import { toSite } from '../sites/repository';
@@ -7,6 +7,7 @@ import { batchGet, type Key, queryKeys, recordsOf, table } from '../sites/store'
 import { dynamo } from '../storage/clients';
 import { isConditionFailure } from '../storage/conditions';
 import { assertItemSize } from '../storage/queries';
+import { isTransactionConflict } from '../storage/retry';
 import type { ItemRecord, RecordFields } from './model';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -33,18 +34,21 @@ export async function findItem(tenantId: number, id: number): Promise<Item | und
 export async function insertRecord(record: ItemRecord, extra: readonly TransactItem[] = []): Promise<void> {
   const item = fromRecord(record);
   assertItemSize(item);
-  await write([
-    {
-      ConditionCheck: {
-        TableName: table(),
-        Key: itemKeys.item(record.tenantId, record.siteId),
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(Deleting)',
+  await write(
+    [
+      {
+        ConditionCheck: {
+          TableName: table(),
+          Key: itemKeys.item(record.tenantId, record.siteId),
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(Deleting)',
+        },
       },
-    },
-    { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-    count(record, 1),
-    ...extra,
-  ]);
+      { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+      count(record, 1),
+      ...extra,
+    ],
+    'site',
+  );
 }
 
 /** Saves the record if nobody changed it since `before` was read (its Ver), with `extra` writes. */
@@ -55,31 +59,37 @@ export async function updateRecord(
 ): Promise<void> {
   const item = fromRecord(after);
   assertItemSize(item);
-  await write([
-    {
-      Put: {
-        TableName: table(),
-        Item: item,
-        ConditionExpression: 'Ver = :ver',
-        ExpressionAttributeValues: { ':ver': before.ver },
+  await write(
+    [
+      {
+        Put: {
+          TableName: table(),
+          Item: item,
+          ConditionExpression: 'Ver = :ver',
+          ExpressionAttributeValues: { ':ver': before.ver },
+        },
       },
-    },
-    ...extra,
-  ]);
+      ...extra,
+    ],
+    'version',
+  );
 }
 
 export async function deleteRecord(record: ItemRecord): Promise<void> {
-  await write([
-    {
-      Delete: {
-        TableName: table(),
-        Key: itemKeys.item(record.tenantId, record.recordId),
-        ConditionExpression: 'Ver = :ver',
-        ExpressionAttributeValues: { ':ver': record.ver },
+  await write(
+    [
+      {
+        Delete: {
+          TableName: table(),
+          Key: itemKeys.item(record.tenantId, record.recordId),
+          ConditionExpression: 'Ver = :ver',
+          ExpressionAttributeValues: { ':ver': record.ver },
+        },
       },
-    },
-    count(record, -1),
-  ]);
+      count(record, -1),
+    ],
+    'version',
+  );
 }
 
 export async function recordCount(site: Site): Promise<number> {
@@ -122,12 +132,19 @@ function count(record: ItemRecord, delta: number): TransactItem {
   };
 }
 
-async function write(items: TransactItem[]): Promise<void> {
+/**
+ * A failed condition means the site is gone (an insert) or the record changed since it was read (its
+ * Ver: an update or a delete, which the caller then re-reads and re-applies). A transaction conflict is a
+ * race lost to another writer either way.
+ */
+async function write(items: TransactItem[], checked: 'site' | 'version'): Promise<void> {
   try {
     await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
-    if (isConditionFailure(error)) throw new NotFoundError('the record or its site changed or vanished');
-    throw error;
+    if (isTransactionConflict(error)) throw new ConcurrentChangeError('a concurrent transaction');
+    if (!isConditionFailure(error)) throw error;
+    if (checked === 'site') throw new NotFoundError('the site vanished or is being deleted');
+    throw new ConcurrentChangeError('the record changed since it was read');
   }
 }
 

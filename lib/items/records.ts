@@ -9,6 +9,7 @@ import { integratedSites } from '../sites/integrated-sites';
 import { recordHolders, type Site } from '../sites/model';
 import { Permission, requirePermission, siteInTenant } from '../sites/permissions';
 import { nextItemId } from '../sites/store';
+import { retryOnConcurrentChange } from '../storage/retry';
 import { planAttachments } from './attachments';
 import type { ItemRecord } from './model';
 import { mergeFields } from './record-fields';
@@ -60,7 +61,7 @@ export async function createRecord(
     ver: 1,
   };
   const record = await scripts.before('BeforeCreate', site, draft);
-  await repository.insertRecord(record, files.items);
+  await retryOnConcurrentChange(() => repository.insertRecord(record, files.items));
   await scripts.after('AfterCreate', site, record);
   return { id: record.recordId, message: messages.created(record.title), ...limits };
 }
@@ -103,15 +104,38 @@ export async function readItem(
   return { response, limits };
 }
 
+/**
+ * The permission is checked and the call counted once; the read-apply-write runs again when another
+ * request changed the record in between (CONTRACT section 5: a lost race is retried, never a 404), so
+ * that each of many concurrent updates applies whole, on the record as the one before it left it.
+ */
 export async function updateRecord(
   principal: Principal,
   id: number,
   input: RecordWriteInput,
   scripts: RecordScripts = noScripts,
 ): Promise<Outcome> {
-  const { site, record: before } = await recordInTenant(principal, id);
+  const { site, record } = await recordInTenant(principal, id);
   await requirePermission(principal, site, Permission.Update);
   const limits = await useApiCall(site);
+  let read: ItemRecord | undefined = record;
+  const title = await retryOnConcurrentChange(async () => {
+    const before = read ?? (await recordInSite(principal, site, id));
+    read = undefined;
+    return applyUpdate(principal, site, before, input, scripts);
+  });
+  return { id, message: messages.updated(title), ...limits };
+}
+
+/** One read-apply-write of an update; the new title. */
+async function applyUpdate(
+  principal: Principal,
+  site: Site,
+  before: ItemRecord,
+  input: RecordWriteInput,
+  scripts: RecordScripts,
+): Promise<string> {
+  const id = before.recordId;
   await requireUnlocked(principal, before);
   const time = now();
   const locking = input.Locked === true && !before.locked;
@@ -143,7 +167,7 @@ export async function updateRecord(
   const after = await scripts.before('BeforeUpdate', site, draft, before);
   await repository.updateRecord(before, after, files.items);
   await scripts.after('AfterUpdate', site, after, before);
-  return { id, message: messages.updated(after.title), ...limits };
+  return after.title;
 }
 
 export async function deleteRecord(
@@ -151,15 +175,29 @@ export async function deleteRecord(
   id: number,
   scripts: RecordScripts = noScripts,
 ): Promise<Outcome> {
-  const { site, record } = await recordInTenant(principal, id);
+  const { site, record: first } = await recordInTenant(principal, id);
   await requirePermission(principal, site, Permission.Delete);
   const limits = await useApiCall(site);
-  await requireUnlocked(principal, record);
-  // Its files go through the Items stream (functions/record-files.ts), for deletesite's records alike.
-  await scripts.before('BeforeDelete', site, record);
-  await repository.deleteRecord(record);
-  await scripts.after('AfterDelete', site, record);
-  return { id, message: messages.deleted(record.title), ...limits };
+  let read: ItemRecord | undefined = first;
+  const title = await retryOnConcurrentChange(async () => {
+    const record = read ?? (await recordInSite(principal, site, id));
+    read = undefined;
+    await requireUnlocked(principal, record);
+    // Its files go through the Items stream (functions/record-files.ts), for deletesite's records alike.
+    await scripts.before('BeforeDelete', site, record);
+    await repository.deleteRecord(record);
+    await scripts.after('AfterDelete', site, record);
+    return record.title;
+  });
+  return { id, message: messages.deleted(title), ...limits };
+}
+
+/** The record again, still in the site already checked: a record moved or gone since is a 404. */
+async function recordInSite(principal: Principal, site: Site, id: number): Promise<ItemRecord> {
+  const item = await repository.findItem(principal.tenantId, id);
+  if (item?.kind !== 'record' || item.record.siteId !== site.siteId)
+    throw new NotFoundError(`no record ${id} in site ${site.siteId}`);
+  return item.record;
 }
 
 export async function recordInTenant(

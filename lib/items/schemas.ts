@@ -1,27 +1,29 @@
 import * as z from 'zod';
+import { decimal, int32, integer, MAX_LENGTH, id as storedId } from '../bounds';
 import { apiRequest, pagedSchema, text } from '../schema';
 
 // Record fields (CONTRACT section 5): each family A–Z, directly or inside its hash.
 const letters = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
 const isoDate = z
   .string()
+  .max(40)
   .regex(/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/)
   .refine((value) => !Number.isNaN(Date.parse(value)), { message: 'not a date' });
 export const attachment = z.object({
   Guid: text({ min: 1, max: 64 }),
-  Name: text({ max: 1024 }),
+  Name: text({ max: MAX_LENGTH.title }),
   Added: z.boolean().optional(),
   Deleted: z.boolean().optional(),
-  Size: z.number().optional(),
-  Extension: text({ max: 256 }).optional(),
-  ContentType: text({ max: 256 }).optional(),
+  Size: storedId().optional(),
+  Extension: text({ max: MAX_LENGTH.name }).optional(),
+  ContentType: text({ max: MAX_LENGTH.name }).optional(),
 });
 
 export const families = {
-  Class: text(),
-  Num: z.number(),
+  Class: text({ max: MAX_LENGTH.title }),
+  Num: decimal(),
   Date: isoDate,
-  Description: text(),
+  Description: text({ max: MAX_LENGTH.text }),
   Check: z.boolean(),
   Attachments: z.array(attachment).max(1000),
 } as const;
@@ -32,9 +34,9 @@ function familyFields<F extends Family>(family: F) {
 }
 
 export const recordFields = {
-  Title: text({ max: 1024 }).optional(),
-  Body: text().optional(),
-  Status: z.number().int().optional(),
+  Title: text({ max: MAX_LENGTH.title }).optional(),
+  Body: text({ max: MAX_LENGTH.text }).optional(),
+  Status: int32().optional(),
   Locked: z.boolean().optional(),
   ...Object.fromEntries(
     (Object.keys(families) as Family[]).flatMap((family) => [
@@ -54,7 +56,7 @@ export type RecordWriteInput = Record<string, unknown> & {
 
 export const recordGetRequest = z.object({
   ...apiRequest,
-  Offset: z.number().int().min(0).optional(),
+  Offset: integer(0, 2 ** 31 - 1).optional(),
   PageSize: z.number().int().min(1).max(200).optional(),
 });
 

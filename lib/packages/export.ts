@@ -38,13 +38,16 @@ export async function exportSitePackage(
 /** The root and every site below it the caller may read, level by level, each site's children by id. */
 async function readableSubtree(principal: Principal, root: Site): Promise<Site[]> {
   const sites = [root];
+  // A site reached twice (only corrupt data has a cycle) is taken once; the size bound ends the walk too.
+  const seen = new Set([root.siteId]);
   for (let index = 0; index < sites.length; index++) {
     const parent = sites[index] as Site;
     if (parent.referenceType !== 'Sites') continue;
     const ids = await childSiteIds(principal.tenantId, parent.siteId);
     const children = await Promise.all(ids.map((id) => getSite(principal.tenantId, id)));
     for (const child of children) {
-      if (!child || child.deleting) continue;
+      if (!child || child.deleting || seen.has(child.siteId)) continue;
+      seen.add(child.siteId);
       if (((await sitePermission(principal, child)) & Permission.Read) === 0) continue;
       sites.push(child);
       // An import takes at most this many: a larger package could be written but never read back.

@@ -10,6 +10,7 @@ import { PERMISSION_ENTRY } from '../sites/model';
 import { ALL_PERMISSIONS, Permission, requirePermission } from '../sites/permissions';
 import { requireContainer, withCreator } from '../sites/rules';
 import { reserveItemIds } from '../sites/store';
+import { retryOnConcurrentChange } from '../storage/retry';
 import { namesOf, remapIntegratedSites, treeOrder } from './plan';
 import { insertSiteTree, stageRecords, unstageRecords } from './repository';
 import type { PackageRecord, PackageSite, SitePackage } from './schemas';
@@ -71,7 +72,8 @@ export async function importSitePackage(
   );
   const staged = await stageRecords(records);
   try {
-    await insertSiteTree(sites, parentId);
+    // Another write on the parent in the same moment (a child created, the parent updated) is no reason to fail.
+    await retryOnConcurrentChange(() => insertSiteTree(sites, parentId));
   } catch (error) {
     await unstageRecords(staged);
     throw error;

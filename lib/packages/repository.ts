@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { BadRequestError, NotFoundError } from '../errors';
+import { BadRequestError, ConcurrentChangeError, NotFoundError } from '../errors';
 import type { ItemRecord } from '../items/model';
 import { fromRecord } from '../items/record-repository';
 import { itemKeys } from '../sites/keys';
@@ -9,6 +9,7 @@ import { batchDelete, batchPut, type Key, table } from '../sites/store';
 import { dynamo } from '../storage/clients';
 import { isConditionFailure } from '../storage/conditions';
 import { assertItemSize } from '../storage/queries';
+import { isTransactionConflict } from '../storage/retry';
 
 /**
  * Storage of an import (lib/packages/import.ts). The records and their counts go first: until
@@ -83,6 +84,8 @@ export async function insertSiteTree(sites: readonly Site[], parentId: number): 
     await dynamo().send(new TransactWriteCommand({ TransactItems: [...parentCheck, ...puts] }));
   } catch (error) {
     if (isConditionFailure(error)) throw new NotFoundError(`parent ${parentId} changed or vanished`);
+    if (isTransactionConflict(error))
+      throw new ConcurrentChangeError(`a concurrent write on parent ${parentId}`);
     throw error;
   }
 }

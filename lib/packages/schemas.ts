@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_LENGTH } from '../bounds';
 import { recordFields, recordSchema } from '../items/schemas';
 import { apiRequest, apiResultSchema, text } from '../schema';
 import { referenceTypes } from '../sites/model';
@@ -19,7 +20,7 @@ const parentId = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 export const packageSite = z.object({
   SiteId: siteId,
-  Title: text({ min: 1, max: 1024 }),
+  Title: text({ min: 1, max: MAX_LENGTH.title }),
   ReferenceType: z.enum(referenceTypes),
   SiteName: siteName.optional(),
   SiteGroupName: siteName.optional(),
@@ -38,7 +39,7 @@ export const sitePackage = z
   .object({
     /** The exported root's SiteId: for the reader; the import finds the root by its ParentId. */
     BaseSiteId: siteId.optional(),
-    PackageTime: z.string().optional(),
+    PackageTime: z.string().max(64).optional(),
     IncludeData: z.boolean().optional(),
     Sites: z.array(packageSite).min(1).max(MAX_PACKAGE_SITES),
     Data: z.array(packageRecord).max(MAX_PACKAGE_RECORDS).optional(),

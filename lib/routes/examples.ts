@@ -132,6 +132,20 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
     request: { ApiKey, Title: 'Projects 2026' },
     answer: done(10, '" Projects 2026 " has been updated.'),
   },
+  'items-updatesitesettings': {
+    request: {
+      ApiKey,
+      ServerScripts: [
+        {
+          Id: 1,
+          Title: 'Copy the query',
+          Body: "model.ClassA = context.QueryStrings.Data('color');",
+          BeforeUpdate: true,
+        },
+      ],
+    },
+    answer: done(10, '" Projects 2026 " has been updated.'),
+  },
   'items-deletesite': { request: { ApiKey }, answer: done(10, '" Projects 2026 " has been deleted.') },
   'items-exportsitepackage': {
     request: { ApiKey, IncludeData: false },

@@ -18,9 +18,13 @@ export const sessionKeyRequest = z.object({
 export const sessionSetRequest = z.object({
   ...apiRequest,
   SessionKey: sessionKey,
-  SessionValue: text({ min: 1 }).refine((value) => Buffer.byteLength(value) <= MAX_VALUE_BYTES, {
-    message: `SessionValue is over ${MAX_VALUE_BYTES} bytes`,
-  }),
+  SessionValue: text({ min: 1, max: MAX_VALUE_BYTES }).refine(
+    (value) => Buffer.byteLength(value) <= MAX_VALUE_BYTES,
+    {
+      message: `more than ${MAX_VALUE_BYTES} bytes`,
+      params: { bound: true },
+    },
+  ),
   SavePerUser: savePerUser,
 });
 

@@ -4,13 +4,15 @@ import {
   type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError } from '../errors';
+import { ConcurrentChangeError, NotFoundError } from '../errors';
 import { dynamo } from '../storage/clients';
 import { isConditionFailure } from '../storage/conditions';
 import { assertItemSize, queryAll } from '../storage/queries';
+import { isTransactionConflict } from '../storage/retry';
 import { containerKeys, itemKeys, orderKey, tenantSitesKey } from './keys';
 import type { ReferenceType, Site } from './model';
 import { batchDelete, queryKeys, recordsOf, table } from './store';
+import type { Ancestor } from './tree';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -25,27 +27,49 @@ export async function getSite(tenantId: number, siteId: number): Promise<Site | 
 export async function insertSite(site: Site): Promise<void> {
   const item = fromSite(site);
   assertItemSize(item);
-  await write([
-    { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-    ...parentCheck(site),
-  ]);
+  await write(
+    [
+      { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ...parentCheck(site),
+    ],
+    () => new NotFoundError(`parent ${site.parentId} vanished or is being deleted`),
+  );
 }
 
-/** Saves the site if nobody changed it since `before` was read (its Ver), into a live parent. */
-export async function updateSite(before: Site, after: Site): Promise<void> {
+/**
+ * Saves the site if nobody changed it since `before` was read (its Ver). A move also gives `above`: the new
+ * parent and every site above it as read, none of them the site itself. The transaction checks that each
+ * still has that parent (and the new parent is live), so two concurrent moves cannot close a cycle between
+ * them: whichever commits second finds a ParentId changed and the caller re-reads (ConcurrentChangeError).
+ */
+export async function updateSite(before: Site, after: Site, above: readonly Ancestor[] = []): Promise<void> {
   const item = fromSite(after);
   assertItemSize(item);
-  await write([
-    {
-      Put: {
-        TableName: table(),
-        Item: item,
-        ConditionExpression: 'Ver = :ver AND attribute_not_exists(Deleting)',
-        ExpressionAttributeValues: { ':ver': before.ver },
+  await write(
+    [
+      {
+        Put: {
+          TableName: table(),
+          Item: item,
+          ConditionExpression: 'Ver = :ver AND attribute_not_exists(Deleting)',
+          ExpressionAttributeValues: { ':ver': before.ver },
+        },
       },
+      ...above.map((ancestor) => ancestorCheck(after.tenantId, ancestor, ancestor.siteId === after.parentId)),
+    ],
+    () => new ConcurrentChangeError(`site ${after.siteId} or a site above its parent changed`),
+  );
+}
+
+function ancestorCheck(tenantId: number, ancestor: Ancestor, isParent: boolean): TransactItem {
+  return {
+    ConditionCheck: {
+      TableName: table(),
+      Key: itemKeys.item(tenantId, ancestor.siteId),
+      ConditionExpression: `ParentId = :parent${isParent ? ' AND attribute_not_exists(Deleting)' : ''}`,
+      ExpressionAttributeValues: { ':parent': ancestor.parentId },
     },
-    ...(before.parentId === after.parentId ? [] : parentCheck(after)),
-  ]);
+  };
 }
 
 /** Flags the site so that no record or child site is created in it any more; false if it is gone. */
@@ -139,11 +163,12 @@ function parentCheck(site: Site): TransactItem[] {
   ];
 }
 
-async function write(items: TransactItem[]): Promise<void> {
+async function write(items: TransactItem[], onConditionFailure: () => Error): Promise<void> {
   try {
     await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
-    if (isConditionFailure(error)) throw new NotFoundError('the site or its parent changed or vanished');
+    if (isTransactionConflict(error)) throw new ConcurrentChangeError('a concurrent transaction');
+    if (isConditionFailure(error)) throw onConditionFailure();
     throw error;
   }
 }

@@ -6,6 +6,7 @@ import type { Site } from './model';
 import { PERMISSION_ENTRY } from './model';
 import { ALL_PERMISSIONS, Permission, requirePermission, siteInTenant } from './permissions';
 import { getSite } from './repository';
+import { lineage } from './tree';
 
 /**
  * Where a site may be created or moved to. Top level: tenant managers (and privileged users) only. Into a
@@ -21,18 +22,6 @@ export async function requireContainer(principal: Principal, parentId: number): 
   if (parent.referenceType !== 'Sites') throw new BadRequestError(`site ${parentId} is not a folder`);
   await requirePermission(principal, parent, Permission.ManageSite);
   return parent;
-}
-
-/** The ids of a site and every site above it, nearest first. */
-export async function lineage(tenantId: number, siteId: number): Promise<number[]> {
-  const ids: number[] = [];
-  for (let id = siteId; id !== 0 && !ids.includes(id); ) {
-    const site = await getSite(tenantId, id);
-    if (!site) break;
-    ids.push(id);
-    id = site.parentId;
-  }
-  return ids;
 }
 
 /**

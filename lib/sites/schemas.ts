@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { freeForm, MAX_LENGTH, id as storedId } from '../bounds';
 import { apiRequest, text } from '../schema';
 import { PERMISSION_ENTRY, referenceTypes } from './model';
 import { siteSettingsInput } from './site-scripts';
@@ -6,7 +7,7 @@ import { siteSettingsInput } from './site-scripts';
 /** FindSiteNames is required (400 when missing, before the MIME check); a null name answers -1. */
 export const closestSiteRequest = z.object({
   ...apiRequest,
-  FindSiteNames: z.array(z.union([text(), z.null()])).max(1000),
+  FindSiteNames: z.array(z.union([text({ max: MAX_LENGTH.title }), z.null()])).max(1000),
 });
 
 export const closestSiteResponse = z.object({
@@ -17,15 +18,15 @@ export const closestSiteResponse = z.object({
 
 /** SiteName and SiteGroupName are nvarchar(32) in the reference; not unique. */
 export const siteName = text({ max: 32 });
-const id = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const id = storedId();
 export const permissions = z
   .array(z.string().regex(PERMISSION_ENTRY, { message: 'an entry is "User|Group|Dept,<id>,<bits>"' }))
   .max(1000);
-export const siteSettings = z.record(z.string(), z.unknown());
+export const siteSettings = freeForm();
 
 export const siteCreateRequest = z.object({
   ...apiRequest,
-  Title: text({ min: 1, max: 1024 }),
+  Title: text({ min: 1, max: MAX_LENGTH.title }),
   ReferenceType: z.enum(referenceTypes),
   SiteName: siteName.optional(),
   SiteGroupName: siteName.optional(),
@@ -37,7 +38,7 @@ export const siteCreateRequest = z.object({
 
 export const siteUpdateRequest = z.object({
   ...apiRequest,
-  Title: text({ min: 1, max: 1024 }).optional(),
+  Title: text({ min: 1, max: MAX_LENGTH.title }).optional(),
   /** A site's kind never changes; given, it must equal the stored one. */
   ReferenceType: z.enum(referenceTypes).optional(),
   SiteName: siteName.optional(),

@@ -50,7 +50,7 @@ const script = z.strictObject({
   Title: text({ max: 1024 }).optional(),
   Name: text({ max: 1024 }).optional(),
   /** Required for a new script; updatesitesettings may leave it out to change other fields by Id. */
-  Body: text()
+  Body: text({ max: MAX_BODY_BYTES })
     .refine((body) => Buffer.byteLength(body) <= MAX_BODY_BYTES, {
       message: `a script body is at most ${MAX_BODY_BYTES} bytes`,
     })

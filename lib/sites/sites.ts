@@ -1,16 +1,17 @@
 import type * as z from 'zod';
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
-import { BadRequestError } from '../errors';
-
+import { BadRequestError, NotFoundError } from '../errors';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
+import { retryOnConcurrentChange } from '../storage/retry';
 import type { Site } from './model';
 import { Permission, requirePermission, siteInTenant } from './permissions';
 import * as repository from './repository';
-import { checkPermissionEntries, inheritanceOf, lineage, requireContainer, withCreator } from './rules';
+import { checkPermissionEntries, inheritanceOf, requireContainer, withCreator } from './rules';
 import type { siteCreateRequest, siteUpdateRequest } from './schemas';
 import { nextItemId } from './store';
+import { type Ancestor, ancestry, MAX_TREE_DEPTH, subtreeLevels } from './tree';
 import { siteView } from './views';
 
 /** `items/{parentId}/createsite`: parentId 0 is the top level. */
@@ -20,6 +21,9 @@ export async function createSite(
   input: z.infer<typeof siteCreateRequest>,
 ): Promise<Outcome> {
   await requireContainer(principal, parentId);
+  if ((await ancestry(principal.tenantId, parentId)).length >= MAX_TREE_DEPTH) {
+    throw new BadRequestError(`site ${parentId} is ${MAX_TREE_DEPTH} levels deep: no site goes below it`);
+  }
   await checkPermissionEntries(principal, input.Permissions ?? []);
   const siteId = await nextItemId();
   const time = now();
@@ -43,7 +47,7 @@ export async function createSite(
     updatedAt: time,
     ver: 1,
   };
-  await repository.insertSite(site);
+  await retryOnConcurrentChange(() => repository.insertSite(site));
   return { id: siteId, message: messages.created(site.title) };
 }
 
@@ -53,28 +57,39 @@ export async function readSite(principal: Principal, siteId: number): Promise<Re
   return siteView(site);
 }
 
-/** ManageSite; changing Permissions or InheritPermission also needs ManagePermission. */
+/**
+ * ManageSite; changing Permissions or InheritPermission also needs ManagePermission, and so does a move,
+ * which changes whose permissions the site inherits (CONTRACT section 5), with Create on the new parent.
+ * Read, checks and write run again when another request changed the site or the tree above its new
+ * parent in between: a move that would now close a cycle is then refused like any other.
+ */
 export async function updateSite(
   principal: Principal,
   siteId: number,
   input: z.infer<typeof siteUpdateRequest>,
 ): Promise<Outcome> {
+  const title = await retryOnConcurrentChange(() => applySiteUpdate(principal, siteId, input));
+  return { id: siteId, message: messages.updated(title) };
+}
+
+async function applySiteUpdate(
+  principal: Principal,
+  siteId: number,
+  input: z.infer<typeof siteUpdateRequest>,
+): Promise<string> {
   const before = await siteInTenant(principal, siteId);
+  if (before.deleting) throw new NotFoundError(`site ${siteId} is being deleted`);
   await requirePermission(principal, before, Permission.ManageSite);
-  if (input.Permissions !== undefined || input.InheritPermission !== undefined) {
+  const parentId = input.ParentId ?? before.parentId;
+  const moving = parentId !== before.parentId;
+  if (input.Permissions !== undefined || input.InheritPermission !== undefined || moving) {
     await requirePermission(principal, before, Permission.ManagePermission);
-    await checkPermissionEntries(principal, input.Permissions ?? []);
   }
+  if (input.Permissions !== undefined) await checkPermissionEntries(principal, input.Permissions);
   if (input.ReferenceType !== undefined && input.ReferenceType !== before.referenceType) {
     throw new BadRequestError('a site keeps its ReferenceType');
   }
-  const parentId = input.ParentId ?? before.parentId;
-  if (parentId !== before.parentId) {
-    await requireContainer(principal, parentId);
-    if ((await lineage(principal.tenantId, parentId)).includes(siteId)) {
-      throw new BadRequestError(`site ${siteId} cannot move under its own subtree`);
-    }
-  }
+  const above = moving ? await newAncestry(principal, siteId, parentId) : [];
   const moved = { siteId, tenantId: principal.tenantId, parentId };
   const after: Site = {
     ...before,
@@ -83,7 +98,7 @@ export async function updateSite(
     siteGroupName: input.SiteGroupName ?? before.siteGroupName,
     parentId,
     inheritPermission:
-      input.InheritPermission === undefined && parentId === before.parentId
+      input.InheritPermission === undefined && !moving
         ? before.inheritPermission
         : await inheritanceOf(moved, input.InheritPermission, before.inheritPermission),
     permissions: input.Permissions ?? before.permissions,
@@ -92,8 +107,22 @@ export async function updateSite(
     updatedAt: now(),
     ver: before.ver + 1,
   };
-  await repository.updateSite(before, after);
-  return { id: siteId, message: messages.updated(after.title) };
+  await repository.updateSite(before, after, above);
+  return after.title;
+}
+
+/** Where a move goes: a folder the caller may create sites in, not below the site itself. */
+async function newAncestry(principal: Principal, siteId: number, parentId: number): Promise<Ancestor[]> {
+  const parent = await requireContainer(principal, parentId);
+  if (parent) await requirePermission(principal, parent, Permission.Create);
+  const above = await ancestry(principal.tenantId, parentId);
+  if (above.some((ancestor) => ancestor.siteId === siteId)) {
+    throw new BadRequestError(`site ${siteId} cannot move under its own subtree`);
+  }
+  if (above.length >= MAX_TREE_DEPTH) {
+    throw new BadRequestError(`site ${parentId} is ${MAX_TREE_DEPTH} levels deep: no site goes below it`);
+  }
+  return above;
 }
 
 /**
@@ -105,14 +134,9 @@ export async function deleteSite(principal: Principal, siteId: number): Promise<
   const site = await siteInTenant(principal, siteId);
   await requirePermission(principal, site, Permission.ManageSite);
   const { tenantId } = principal;
-  const levels: number[][] = [[siteId]];
-  await repository.markDeleting(tenantId, siteId);
-  for (let level = levels[0] ?? []; level.length > 0; ) {
-    const children = (await Promise.all(level.map((id) => repository.childSiteIds(tenantId, id)))).flat();
-    await Promise.all(children.map((id) => repository.markDeleting(tenantId, id)));
-    levels.push(children);
-    level = children;
-  }
+  const levels = await subtreeLevels(tenantId, siteId, async (ids) => {
+    await Promise.all(ids.map((id) => repository.markDeleting(tenantId, id)));
+  });
   for (const level of levels.reverse()) {
     for (let index = 0; index < level.length; index += 4) {
       await Promise.all(

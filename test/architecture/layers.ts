@@ -13,6 +13,7 @@ export const layers: readonly (readonly string[])[] = [
     'lib/clock.ts',
     'lib/results.ts',
     'lib/schema.ts',
+    'lib/bounds.ts',
     'lib/query-strings.ts',
     'lib/config/',
     'lib/storage/',

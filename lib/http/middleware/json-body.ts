@@ -1,5 +1,6 @@
 import { BadRequestError, InvalidJsonError } from '../../errors';
 import type { ApiMiddleware } from '../event';
+import { parseJsonText } from '../json-text';
 
 export interface JsonBodyOptions {
   /** Also take an HTML form (application/x-www-form-urlencoded), as the login page posts one. */
@@ -43,12 +44,7 @@ export function jsonBody(options: Partial<JsonBodyOptions> = {}): ApiMiddleware 
 
 function parseJson(text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new InvalidJsonError('body is not JSON');
-  }
+  const value = parseJsonText(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidJsonError('body is not a JSON object');
   }

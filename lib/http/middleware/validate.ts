@@ -18,11 +18,30 @@ export function validate(schema: z.ZodType): ApiMiddleware {
       throw new InvalidInputError(
         result.error.issues.slice(0, MAX_PROBLEMS).map((issue) => ({
           Property: issue.path.length > 0 ? issue.path.join('.') : undefined,
-          Problem: issue.message,
+          Problem: boundOf(issue) ?? issue.message,
         })),
       );
     }
     kiroku.input = result.data;
   };
   return { before: validateBefore };
+}
+
+/**
+ * A bound-breaking issue (lib/bounds.ts: too long, too large, too deep, too precise) in the words the README
+ * uses; undefined for any other mismatch, which keeps zod's message.
+ */
+function boundOf(issue: z.core.$ZodIssue): string | undefined {
+  if (issue.code === 'invalid_union') return issue.errors.flat().map(boundOf).find(Boolean);
+  if (issue.code === 'too_big') {
+    const max = String(issue.maximum);
+    if (issue.origin === 'string') return `more than ${max} characters`;
+    if (issue.origin === 'array') return `more than ${max} items`;
+    return issue.inclusive === false ? `not under ${max}` : `more than ${max}`;
+  }
+  if (issue.code === 'too_small' && issue.origin === 'number') {
+    const min = String(issue.minimum);
+    return issue.inclusive === false ? `not over ${min}` : `less than ${min}`;
+  }
+  return undefined;
 }
