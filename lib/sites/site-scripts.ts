@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { deeperThan, MAX_JSON_DEPTH } from '../bounds';
 import { BadRequestError } from '../errors';
 import { text } from '../schema';
 
@@ -40,10 +41,15 @@ const screenConditions = [
 ] as const;
 
 /** A boolean, or 1 and 0 for true and false, as the reference's deserializer takes them. */
-const flag = z.union([z.boolean(), z.literal(1).transform(() => true), z.literal(0).transform(() => false)]);
-const off = z.union([z.literal(false), z.literal(0).transform(() => false)], {
-  message: 'this condition does not run through the API; only false is taken',
-});
+/** A condition or option flag: true or false, or 1 or 0 as the reference's deserializer takes them. */
+const flag = z
+  .union([z.boolean(), z.number().int().min(0).max(1)])
+  .transform((value) => value === true || value === 1);
+const off = z
+  .union([z.literal(false), z.number().int().min(0).max(0)], {
+    message: 'this condition does not run through the API; only false is taken',
+  })
+  .transform(() => false);
 
 const script = z.strictObject({
   Id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
@@ -99,23 +105,30 @@ const wholeList = serverScripts.superRefine((list, check) => {
 });
 
 /** The site settings a request may carry: free-form, except ServerScripts, which is checked. */
-export const siteSettingsInput = z.preprocess(
-  (value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-    // The list's name matches without case, like every property name (CONTRACT section 1).
-    const entries = Object.entries(value).map(([key, item]): [string, unknown] =>
-      key.toLowerCase() === 'serverscripts' ? ['ServerScripts', item] : [key, item],
-    );
-    return Object.fromEntries(entries);
-  },
-  z
-    .looseObject({ ServerScripts: wholeList.optional() })
-    .transform((settings) =>
-      settings.ServerScripts
-        ? { ...settings, ServerScripts: numbered([], settings.ServerScripts) }
-        : settings,
-    ),
-);
+export const siteSettingsInput = z
+  .preprocess(
+    (value) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+      // The list's name matches without case, like every property name (CONTRACT section 1).
+      const entries = Object.entries(value).map(([key, item]): [string, unknown] =>
+        key.toLowerCase() === 'serverscripts' ? ['ServerScripts', item] : [key, item],
+      );
+      return Object.fromEntries(entries);
+    },
+    z
+      .object({ ServerScripts: wholeList.optional() })
+    .catchall(z.unknown().meta({ description: `free-form JSON, the whole SiteSettings at most ${MAX_JSON_DEPTH} levels deep` }))
+      .refine((value) => !deeperThan(value, MAX_JSON_DEPTH), {
+        message: `nested deeper than ${MAX_JSON_DEPTH} levels`,
+        params: { bound: true },
+      })
+      .transform((settings) =>
+        settings.ServerScripts
+          ? { ...settings, ServerScripts: numbered([], settings.ServerScripts) }
+          : settings,
+      ),
+  )
+  .meta({ description: `free-form JSON, at most ${MAX_JSON_DEPTH} levels of objects and arrays` });
 
 /**
  * The reference's update of the list by `Id`: a script with a known Id has the given fields changed in its
