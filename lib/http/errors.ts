@@ -25,6 +25,17 @@ export class BadRequestError extends ApiError {
   }
 }
 
+/**
+ * A request the service understood but cannot carry out exactly (a View filter it cannot apply, a field
+ * of a feature it lacks): the public message names what, so the caller can fix it. Never ignored, since an
+ * ignored filter widens what a caller may then delete (CONTRACT 5.1).
+ */
+export class UnsupportedInputError extends ApiError {
+  constructor(readonly what: string) {
+    super(400, messages.invalidRequestNaming(what), what);
+  }
+}
+
 export class InvalidJsonError extends ApiError {
   constructor(reason?: string) {
     super(400, messages.invalidJsonData, reason);

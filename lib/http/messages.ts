@@ -2,6 +2,7 @@
 export const messages = {
   badRequest: 'Invalid request.',
   invalidJsonData: 'Invalid json data.',
+  invalidRequestNaming: (what: string) => `Invalid request. ${what}`,
   unauthorized: 'Unable to authorize.',
   hasNotPermission: 'You do not have permission to perform this operation.',
   notFound: 'The specified information was not found.',

@@ -52,6 +52,14 @@ export interface ItemRecord {
   readonly body?: string;
   readonly status?: number;
   readonly fields: RecordFields;
+  /** User ids; 0 or absent: nobody. */
+  readonly manager?: number;
+  readonly owner?: number;
+  /** Issues: instants (epoch ms); CompletionTime as stored, a date-only one already a day later. */
+  readonly startTime?: number;
+  readonly completionTime?: number;
+  readonly workValue?: number;
+  readonly progressRate?: number;
   readonly locked: boolean;
   readonly lockedBy?: number;
   readonly lockedAt?: number;

@@ -1,4 +1,5 @@
-import { BadRequestError } from '../http/errors';
+import { BadRequestError, UnsupportedInputError } from '../http/errors';
+import { parseDateTime } from '../zoned-time';
 import type { RecordFields } from './model';
 import { type Family, families } from './schemas';
 
@@ -11,7 +12,11 @@ const familyNames = Object.keys(families) as Family[];
  * (CONTRACT section 1); an exact-case key wins over one that differs only in case, and a key that names
  * no column of its family is a 400.
  */
-export function mergeFields(input: Record<string, unknown>, before?: RecordFields): RecordFields {
+export function mergeFields(
+  input: Record<string, unknown>,
+  zone: string,
+  before?: RecordFields,
+): RecordFields {
   const merged = {} as Record<Family, Record<string, unknown>>;
   for (const family of familyNames) {
     const values: Record<string, unknown> = { ...before?.[family] };
@@ -28,7 +33,7 @@ export function mergeFields(input: Record<string, unknown>, before?: RecordField
       values[column] = value;
     }
     if (family === 'Date')
-      for (const [key, value] of Object.entries(values)) values[key] = toIso(value as string);
+      for (const [key, value] of Object.entries(values)) values[key] = toIso(key, value as string, zone);
     merged[family] = values;
   }
   return merged as unknown as RecordFields;
@@ -45,8 +50,13 @@ function exactLast(family: Family, key: string): number {
   return columnOf(family, key) === key ? 1 : 0;
 }
 
-/** Dates are kept as ISO 8601 UTC; one given without a zone is taken as UTC. */
-function toIso(value: string): string {
-  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(value) || !value.includes(':') ? value : `${value}Z`;
-  return new Date(zoned.replace(' ', 'T')).toISOString();
+/**
+ * Dates are kept as ISO 8601 UTC instants; one given without an offset is a wall time of the caller's
+ * zone, one with an offset is that instant (CONTRACT 5.1). Stored ones pass through unchanged.
+ */
+function toIso(name: string, value: string, zone: string): string {
+  const instant = parseDateTime(value, zone);
+  if (instant === undefined)
+    throw new UnsupportedInputError(`${name}: ${JSON.stringify(value)} is not a date.`);
+  return new Date(instant).toISOString();
 }

@@ -115,6 +115,11 @@ export async function recordsByKeys(keys: readonly Key[]): Promise<ItemRecord[]>
     .sort((a, b) => a.recordId - b.recordId);
 }
 
+/** Every record of the site: its keys from the index, then the items by key, in batches. */
+export async function allRecordsOf(site: Site): Promise<ItemRecord[]> {
+  return recordsByKeys(await queryKeys(recordsOf(site.tenantId, site.siteId)));
+}
+
 /** Deletes every record of the site, a batch at a time, until the index lists none. */
 export async function deleteRecordsOf(tenantId: number, siteId: number): Promise<void> {
   for (;;) {
@@ -165,6 +170,12 @@ export function fromRecord(record: ItemRecord): Record<string, unknown> {
     Title: record.title,
     Body: record.body,
     Status: record.status,
+    Manager: record.manager,
+    Owner: record.owner,
+    StartTime: record.startTime,
+    CompletionTime: record.completionTime,
+    WorkValue: record.workValue,
+    ProgressRate: record.progressRate,
     // Empty maps are left out (toRecord restores them): the local stream poller's SDK reads an empty map
     // back as no value at all, which stream handlers then fail to unmarshall.
     Fields: nonEmpty(record.fields),
@@ -201,6 +212,12 @@ function toRecord(item: Record<string, unknown>): ItemRecord {
       Check: fields.Check ?? {},
       Attachments: fields.Attachments ?? {},
     },
+    manager: optionalNumber(item.Manager),
+    owner: optionalNumber(item.Owner),
+    startTime: optionalNumber(item.StartTime),
+    completionTime: optionalNumber(item.CompletionTime),
+    workValue: optionalNumber(item.WorkValue),
+    progressRate: optionalNumber(item.ProgressRate),
     locked: item.Locked === true,
     lockedBy: typeof item.LockedBy === 'number' ? item.LockedBy : undefined,
     lockedAt: typeof item.LockedAt === 'number' ? item.LockedAt : undefined,
@@ -210,4 +227,8 @@ function toRecord(item: Record<string, unknown>): ItemRecord {
     updatedAt: Number(item.UpdatedAt),
     ver: Number(item.Ver),
   };
+}
+
+function optionalNumber(value: unknown): number | undefined {
+  return typeof value === 'number' ? value : undefined;
 }

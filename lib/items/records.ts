@@ -2,22 +2,18 @@ import type { Principal } from '../accounts/principal';
 import { getUser } from '../accounts/repository';
 import { planAttachments } from '../binaries/attachments';
 import { now } from '../clock';
-import { BadRequestError, LockedRecordError, NotFoundError } from '../http/errors';
+import { BadRequestError, LockedRecordError, NotFoundError, UnsupportedInputError } from '../http/errors';
 import { messages } from '../http/messages';
 import { type ApiResponse, apiResult } from '../http/response';
 import { useApiCall } from './api-limit';
-import { integratedSites } from './integrated-sites';
+import { callerZone } from './caller-zone';
 import { type ItemRecord, recordHolders, type Site } from './model';
 import { Permission, requirePermission, siteInTenant } from './permissions';
 import { mergeFields } from './record-fields';
-import { recordCountOf, recordPageOf } from './record-pages';
+import { peopleAndTimes } from './record-people-and-times';
 import * as repository from './record-repository';
 import type { RecordWriteInput } from './schemas';
 import { nextItemId } from './store';
-import { recordView } from './views';
-
-/** The reference's Api.PageSize: the most records one read returns. */
-export const PAGE_SIZE = 200;
 
 export async function createRecord(
   principal: Principal,
@@ -30,7 +26,9 @@ export async function createRecord(
   const limits = await useApiCall(site);
   const time = now();
   const recordId = await nextItemId();
-  const fields = mergeFields(input);
+  refuseMissingFeatures(input);
+  const fields = mergeFields(input, callerZone(principal));
+  const people = peopleAndTimes(site, input, callerZone(principal));
   const files = await planAttachments(
     principal,
     site,
@@ -47,6 +45,7 @@ export async function createRecord(
     title: input.Title ?? '',
     body: input.Body,
     status: input.Status,
+    ...people,
     fields: { ...fields, Attachments: files.columns },
     locked: input.Locked ?? false,
     ...(input.Locked && { lockedBy: principal.userId, lockedAt: time }),
@@ -58,39 +57,6 @@ export async function createRecord(
   };
   await repository.insertRecord(record, files.items);
   return apiResult({ id: record.recordId, message: messages.created(record.title), ...limits });
-}
-
-/**
- * `items/{id}/get`: one record, or, when {id} is a site, a page of its records and its integrated sites'
- * records, in id order.
- */
-export async function readItem(
-  principal: Principal,
-  id: number,
-  paging: { Offset?: number; PageSize?: number },
-): Promise<ApiResponse> {
-  const item = await repository.findItem(principal.tenantId, id);
-  if (!item) throw new NotFoundError(`no item ${id} in tenant ${principal.tenantId}`);
-  const site = item.kind === 'site' ? item.site : await siteInTenant(principal, item.record.siteId);
-  requireRecordHolder(site);
-  await requirePermission(principal, site, Permission.Read);
-  const limits = await useApiCall(site);
-  const pageSize = paging.PageSize ?? PAGE_SIZE;
-  // A site's read shows its integrated sites' records too; they are all of its kind, so one view fits.
-  const sites = item.kind === 'site' ? await integratedSites(principal, site) : [];
-  const response =
-    item.kind === 'record'
-      ? { Offset: 0, PageSize: pageSize, TotalCount: 1, Data: [recordView(site, item.record)] }
-      : {
-          Offset: paging.Offset ?? 0,
-          PageSize: pageSize,
-          TotalCount: await recordCountOf(sites),
-          Data: (await recordPageOf(sites, paging.Offset ?? 0, pageSize)).map((record) =>
-            recordView(site, record),
-          ),
-        };
-  const body = { StatusCode: 200, LimitPerDate: limits.limitPerDate, LimitRemaining: limits.limitRemaining };
-  return { body: { ...body, Response: response } };
 }
 
 export async function updateRecord(
@@ -105,7 +71,9 @@ export async function updateRecord(
   const time = now();
   const locking = input.Locked === true && !before.locked;
   const locked = input.Locked ?? before.locked;
-  const fields = mergeFields(input, before.fields);
+  refuseMissingFeatures(input);
+  const fields = mergeFields(input, callerZone(principal), before.fields);
+  const people = peopleAndTimes(site, input, callerZone(principal), before);
   const body = input.Body ?? before.body;
   const files = await planAttachments(
     principal,
@@ -121,6 +89,7 @@ export async function updateRecord(
     title: input.Title ?? before.title,
     body,
     status: input.Status ?? before.status,
+    ...people,
     fields: { ...fields, Attachments: files.columns },
     locked,
     lockedBy: locking ? principal.userId : locked ? before.lockedBy : undefined,
@@ -150,6 +119,15 @@ export async function recordInTenant(
   const item = await repository.findItem(principal.tenantId, id);
   if (item?.kind !== 'record') throw new NotFoundError(`no record ${id} in tenant ${principal.tenantId}`);
   return { site: await siteInTenant(principal, item.record.siteId), record: item.record };
+}
+
+/** Fields of features Kiroku does not have are refused by name, never accepted and dropped. */
+function refuseMissingFeatures(input: RecordWriteInput): void {
+  for (const name of ['ProcessId', 'ProcessIds', 'ImageHash', 'MigrationMode']) {
+    if (input[name] !== undefined && input[name] !== null) {
+      throw new UnsupportedInputError(`${name}: this feature is not available.`);
+    }
+  }
 }
 
 /** Folders and dashboards hold no records: the reference answers BadRequest for their record calls. */

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { apiRequest, pagedSchema, text } from '../http/schemas';
+import { parseDateTime } from '../zoned-time';
 import { referenceTypes } from './model';
 import { PERMISSION_ENTRY } from './permissions';
 
@@ -56,14 +57,18 @@ export const siteSchema = z
   })
   .meta({ id: 'Site' });
 
-export const siteResponse = z.object({ StatusCode: z.literal(200), Response: siteSchema });
+export const siteResponse = z.object({
+  StatusCode: z.literal(200),
+  Response: z.object({ Data: siteSchema }),
+});
 
 // Record fields (CONTRACT section 5): each family A–Z, directly or inside its hash.
 const letters = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+/** The date forms the reference reads (`2025/1/20`, `2025-01-20 10:00`, ISO 8601); the zone is applied later. */
 const isoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/)
-  .refine((value) => !Number.isNaN(Date.parse(value)), { message: 'not a date' });
+  .max(64)
+  .refine((value) => parseDateTime(value, 'UTC') !== undefined, { message: 'not a date' });
 export const attachment = z.object({
   Guid: text({ min: 1, max: 64 }),
   Name: text({ max: 1024 }),
@@ -93,6 +98,17 @@ export const recordFields = {
   Body: text().optional(),
   Status: z.number().int().optional(),
   Locked: z.boolean().optional(),
+  Manager: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  Owner: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  StartTime: z.string().max(64).nullable().optional(),
+  CompletionTime: z.string().max(64).nullable().optional(),
+  WorkValue: z.number().nullable().optional(),
+  ProgressRate: z.number().nullable().optional(),
+  // Features Kiroku lacks: taken only to be refused by name (CONTRACT 5.1), never dropped.
+  ProcessId: z.unknown().optional(),
+  ProcessIds: z.unknown().optional(),
+  ImageHash: z.unknown().optional(),
+  MigrationMode: z.unknown().optional(),
   ...Object.fromEntries(
     (Object.keys(families) as Family[]).flatMap((family) => [
       ...Object.entries(familyFields(family)),
@@ -107,12 +123,21 @@ export type RecordWriteInput = Record<string, unknown> & {
   Body?: string;
   Status?: number;
   Locked?: boolean;
+  Manager?: number;
+  Owner?: number;
+  StartTime?: string | null;
+  CompletionTime?: string | null;
+  WorkValue?: number | null;
+  ProgressRate?: number | null;
 };
 
 export const recordGetRequest = z.object({
   ...apiRequest,
   Offset: z.number().int().min(0).optional(),
-  PageSize: z.number().int().min(1).max(200).optional(),
+  /** 1–199 kept, anything else read as 200 (reference 2). */
+  PageSize: z.number().int().optional(),
+  /** Compiled against the site's columns (lib/items/view/view.ts): what it cannot apply is a 400. */
+  View: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 
 export const recordSchema = z

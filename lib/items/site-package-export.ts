@@ -2,6 +2,7 @@ import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
 import { BadRequestError } from '../http/errors';
 import { type ApiResponse, responseResult } from '../http/response';
+import { callerZone } from './caller-zone';
 import { recordHolders, type Site } from './model';
 import { MAX_PACKAGE_RECORDS, MAX_PACKAGE_SITES } from './package-schemas';
 import { Permission, requirePermission, siteInTenant, sitePermission } from './permissions';
@@ -59,6 +60,7 @@ async function readableSubtree(principal: Principal, root: Site): Promise<Site[]
 
 async function recordsOf(principal: Principal, sites: readonly Site[]): Promise<Record<string, unknown>[]> {
   const holders = sites.filter((site) => recordHolders.has(site.referenceType));
+  const zone = callerZone(principal);
   for (const site of holders) await requirePermission(principal, site, Permission.Export);
   const counts = await Promise.all(holders.map(recordCount));
   if (counts.reduce((sum, count) => sum + count, 0) > MAX_PACKAGE_RECORDS) {
@@ -66,7 +68,7 @@ async function recordsOf(principal: Principal, sites: readonly Site[]): Promise<
   }
   const pages = await Promise.all(
     holders.map(async (site) =>
-      (await recordPage(site, 0, MAX_PACKAGE_RECORDS)).map((r) => recordView(site, r)),
+      (await recordPage(site, 0, MAX_PACKAGE_RECORDS)).map((r) => recordView(site, r, zone)),
     ),
   );
   return pages.flat();

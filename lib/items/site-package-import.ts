@@ -3,6 +3,7 @@ import { tenantOfPrincipal } from '../accounts/repository';
 import { now } from '../clock';
 import { BadRequestError } from '../http/errors';
 import { type ApiResponse, apiResult } from '../http/response';
+import { callerZone } from './caller-zone';
 import type { ItemRecord, Site } from './model';
 import { namesOf, remapIntegratedSites, treeOrder } from './package-plan';
 import { insertSiteTree, stageRecords, unstageRecords } from './package-repository';
@@ -108,7 +109,7 @@ function importedRecord(
     title: input.Title ?? '',
     body: input.Body,
     status: input.Status,
-    fields: mergeFields(input),
+    fields: mergeFields(input, callerZone(principal)),
     locked: false,
     creator: principal.userId,
     updator: principal.userId,

@@ -50,7 +50,7 @@ export async function createSite(
 export async function readSite(principal: Principal, siteId: number): Promise<ApiResponse> {
   const site = await siteInTenant(principal, siteId);
   await requirePermission(principal, site, Permission.Read);
-  return responseResult(siteView(site));
+  return responseResult({ Data: siteView(site) });
 }
 
 /** ManageSite; changing Permissions or InheritPermission also needs ManagePermission. */

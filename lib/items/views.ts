@@ -1,4 +1,7 @@
+import { formatLocal, UNSET_DATE } from '../zoned-time';
 import type { ItemRecord, ReferenceType, Site } from './model';
+import { shownCompletionTime } from './record-people-and-times';
+import { remainingWorkValue } from './view/columns';
 
 const iso = (time: number) => new Date(time).toISOString();
 
@@ -30,27 +33,50 @@ const idName: Partial<Record<ReferenceType, string>> = {
   Wikis: 'WikiId',
 };
 
-/** A record as the reference's API returns it (ApiVersion 1.1): the field families as hashes. */
-export function recordView(site: Site, record: ItemRecord): Record<string, unknown> {
+/**
+ * A record as the reference's API returns it (ApiVersion 1.1), in its property order: the field families
+ * as hashes, dates as wall times of the caller's zone without offset (CONTRACT 5.1).
+ */
+export function recordView(site: Site, record: ItemRecord, zone: string): Record<string, unknown> {
   const { fields } = record;
   const hash = (values: Record<string, unknown>) => (Object.keys(values).length > 0 ? values : undefined);
+  const time = (instant: number | undefined) =>
+    instant === undefined ? UNSET_DATE : formatLocal(instant, zone, true);
+  const issues = site.referenceType === 'Issues';
+  const dates = Object.fromEntries(
+    Object.entries(fields.Date).map(([name, iso]) => [name, formatLocal(Date.parse(iso), zone)]),
+  );
   return {
     SiteId: record.siteId,
+    UpdatedTime: time(record.updatedAt),
     [idName[site.referenceType] ?? 'RecordId']: record.recordId,
     Ver: record.ver,
     Title: record.title,
     Body: record.body,
+    ...(issues && {
+      StartTime: time(record.startTime),
+      CompletionTime: time(
+        record.completionTime === undefined
+          ? undefined
+          : shownCompletionTime(site, record.completionTime, zone),
+      ),
+      WorkValue: record.workValue ?? 0,
+      ProgressRate: record.progressRate ?? 0,
+      RemainingWorkValue: remainingWorkValue(record) ?? 0,
+    }),
     Status: record.status,
+    Manager: record.manager ?? 0,
+    Owner: record.owner ?? 0,
     Locked: record.locked,
+    Creator: record.creator,
+    Updator: record.updator,
+    CreatedTime: time(record.createdAt),
+    ItemTitle: record.title,
     ClassHash: hash(fields.Class),
     NumHash: hash(fields.Num),
-    DateHash: hash(fields.Date),
+    DateHash: hash(dates),
     DescriptionHash: hash(fields.Description),
     CheckHash: hash(fields.Check),
     AttachmentsHash: hash(fields.Attachments),
-    Creator: record.creator,
-    Updator: record.updator,
-    CreatedTime: iso(record.createdAt),
-    UpdatedTime: iso(record.updatedAt),
   };
 }

@@ -1,0 +1,76 @@
+import type { Principal } from '../accounts/principal';
+import { now } from '../clock';
+import { NotFoundError } from '../http/errors';
+import type { ApiResponse } from '../http/response';
+import { useApiCall } from './api-limit';
+import { callerZone } from './caller-zone';
+import { integratedSites } from './integrated-sites';
+import { recordHolders, type Site } from './model';
+import { Permission, requirePermission, siteInTenant, sitePermission } from './permissions';
+import * as repository from './record-repository';
+import { selectRecords } from './record-select';
+import { type CompiledView, compileView } from './view/view';
+import { recordView, siteView } from './views';
+
+/** The reference's Api.PageSize: the most records one read returns, and the page size otherwise. */
+export const PAGE_SIZE = 200;
+
+export interface RecordGetInput {
+  readonly Offset?: number;
+  readonly PageSize?: number;
+  readonly View?: Record<string, unknown> | null;
+}
+
+/** PageSize from 1 to 199 is kept; anything else (0, negative, 200 and more, none) is 200. */
+export function effectivePageSize(pageSize: number | undefined): number {
+  return pageSize !== undefined && pageSize > 0 && pageSize < PAGE_SIZE ? pageSize : PAGE_SIZE;
+}
+
+export function compileViewFor(principal: Principal, site: Site, view: RecordGetInput['View']): CompiledView {
+  return compileView(site, view ?? undefined, {
+    userId: principal.userId,
+    zone: callerZone(principal),
+    now: now(),
+  });
+}
+
+/**
+ * `items/{id}/get`: a folder answers itself as one object; a table answers the page of its records (and
+ * its integrated sites' records) that the View selects, in the View's order; a record answers itself
+ * when the View selects it, else an empty page (reference 2, trap 6).
+ */
+export async function readItem(
+  principal: Principal,
+  id: number,
+  input: RecordGetInput,
+): Promise<ApiResponse> {
+  const item = await repository.findItem(principal.tenantId, id);
+  if (!item) throw new NotFoundError(`no item ${id} in tenant ${principal.tenantId}`);
+  const site = item.kind === 'site' ? item.site : await siteInTenant(principal, item.record.siteId);
+  if (item.kind === 'site' && site.referenceType === 'Sites') {
+    await requirePermission(principal, site, Permission.Read);
+    return { body: { StatusCode: 200, Response: { Data: siteView(site) } } };
+  }
+  if (!recordHolders.has(site.referenceType)) throw new NotFoundError(`site ${id} holds no records`);
+  // A table the caller may not read answers as if it did not exist (getsite says 403).
+  if (((await sitePermission(principal, site)) & Permission.Read) === 0) {
+    throw new NotFoundError(`user ${principal.userId} may not read site ${site.siteId}`);
+  }
+  const view = compileViewFor(principal, site, input.View);
+  const limits = await useApiCall(site);
+  const pageSize = effectivePageSize(input.PageSize);
+  const offset = input.Offset ?? 0;
+  const zone = callerZone(principal);
+  const selection =
+    item.kind === 'record'
+      ? { totalCount: view.filter(item.record) ? 1 : 0, page: view.filter(item.record) ? [item.record] : [] }
+      : await selectRecords(await integratedSites(principal, site), view, { offset, pageSize });
+  const response = {
+    Offset: offset,
+    PageSize: pageSize,
+    TotalCount: selection.totalCount,
+    Data: selection.page.map((record) => recordView(site, record, zone)),
+  };
+  const body = { StatusCode: 200, LimitPerDate: limits.limitPerDate, LimitRemaining: limits.limitRemaining };
+  return { body: { ...body, Response: response } };
+}
