@@ -306,6 +306,16 @@ export const routes = [
   },
   {
     method: 'POST',
+    path: '/api/items/{id}/bulkdelete',
+    handler: 'items-bulkdelete',
+    tables: itemsWrite,
+    summary:
+      'Delete the records of the site {id} that Selected (or All but Selected) and the View name (Delete)',
+    request: items.bulkDeleteRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
     path: '/api/items/{id}/GetClosestSiteId',
     // The path is case-insensitive in the reference; the browser and script wrappers call it in lower case.
     aliases: ['/api/items/{id}/getclosestsiteid'],

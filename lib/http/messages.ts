@@ -13,6 +13,13 @@ export const messages = {
   created: (title: string) => `" ${title} " has been created.`,
   updated: (title: string) => `" ${title} " has been updated.`,
   deleted: (title: string) => `" ${title} " has been deleted.`,
+  bulkDeleted: (siteTitle: string, count: number) =>
+    `${siteTitle}: ${count} items have been deleted at once.`,
+  physicallyDeleted: (count: number) => `" ${count} " items have been physically deleted`,
+  bulkUpserted: (siteTitle: string, added: number, updated: number) =>
+    `${siteTitle}: ${added} entries have been added and ${updated} entries updated.`,
+  upsertKeyInvalid: (keys: string) => `Upsert Key is invalid.(${keys})`,
+  multipleMatches: 'There are multiple records that match the condition.',
   overLimitApi: (siteId: number, limit: number) =>
     `The API limit (${limit} Requests/Day) that can be used on the site with ID ${siteId} has been exceeded.`,
   lockedRecord: (id: number, user: string, time: string) =>

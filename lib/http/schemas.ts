@@ -8,6 +8,30 @@ export function text(checks: { min?: number; max?: number } = {}) {
   return z.union([string, z.number().transform(String)]);
 }
 
+/**
+ * A whole number, where a numeric string is taken as its number (`"910"`), as Newtonsoft reads an int
+ * (reference/pleasanter-items-api.md 1): whitespace and a sign allowed, `"910.0"` refused.
+ */
+export function integer(checks: { min?: number; max?: number } = {}) {
+  let number = z
+    .number()
+    .int()
+    .min(checks.min ?? Number.MIN_SAFE_INTEGER)
+    .max(checks.max ?? Number.MAX_SAFE_INTEGER);
+  number = number.min(checks.min ?? Number.MIN_SAFE_INTEGER);
+  const numeric = z
+    .string()
+    .regex(/^\s*[+-]?\d{1,16}\s*$/)
+    .transform(Number)
+    .pipe(number);
+  return z.union([number, numeric]);
+}
+
+/** A boolean, where 1 and 0 (any non-zero number is true) are taken as Newtonsoft reads them. */
+export function boolean() {
+  return z.union([z.boolean(), z.number().transform((value) => value !== 0)]);
+}
+
 /** The fields every API request may carry (spec 2.1); the stack has already checked their types. */
 export const apiRequest = {
   ApiKey: text().optional(),

@@ -87,6 +87,31 @@ export async function deleteRecord(record: ItemRecord): Promise<void> {
   ]);
 }
 
+/**
+ * Deletes records of one site, each only if unchanged since read (its Ver), 99 and the site's count to a
+ * transaction: each transaction is whole, a later one may still find a record changed (404).
+ */
+export async function deleteRecords(records: readonly ItemRecord[]): Promise<void> {
+  for (let start = 0; start < records.length; start += 99) {
+    const part = records.slice(start, start + 99);
+    const [first] = part;
+    if (!first) return;
+    await write([
+      ...part.map(
+        (record): TransactItem => ({
+          Delete: {
+            TableName: table(),
+            Key: itemKeys.item(record.tenantId, record.recordId),
+            ConditionExpression: 'Ver = :ver',
+            ExpressionAttributeValues: { ':ver': record.ver },
+          },
+        }),
+      ),
+      count(first, -part.length),
+    ]);
+  }
+}
+
 export async function recordCount(site: Site): Promise<number> {
   const result = await dynamo().send(
     new GetCommand({ TableName: table(), Key: itemKeys.recordCount(site.tenantId, site.siteId) }),

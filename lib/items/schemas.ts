@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { apiRequest, pagedSchema, text } from '../http/schemas';
+import { apiRequest, boolean, integer, pagedSchema, text } from '../http/schemas';
 import { parseDateTime } from '../zoned-time';
 import { referenceTypes } from './model';
 import { PERMISSION_ENTRY } from './permissions';
@@ -159,4 +159,18 @@ export const recordSchema = z
 export const recordPaged = pagedSchema(recordSchema).extend({
   LimitPerDate: z.number().int().optional(),
   LimitRemaining: z.number().int().optional(),
+});
+
+const view = z.record(z.string(), z.unknown()).nullable().optional();
+
+export const bulkDeleteRequest = z.object({
+  ...apiRequest,
+  Selected: z
+    .array(integer({ min: 0 }))
+    .max(100_000)
+    .nullable()
+    .optional(),
+  All: boolean().optional(),
+  View: view,
+  PhysicalDelete: boolean().optional(),
 });
