@@ -1,7 +1,7 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '../http/errors';
 import { dynamo } from '../storage/clients';
-import { containerKeys, itemKeys, orderKey } from './keys';
+import { containerKeys, itemKeys, orderKey, recentKey, statusKey } from './keys';
 import type { ItemRecord, RecordFields, Site } from './model';
 import { toSite } from './site-repository';
 import {
@@ -48,6 +48,7 @@ export async function insertRecord(record: ItemRecord, extra: readonly TransactI
     },
     { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
     count(record, 1),
+    statusCount(record, 1),
     ...extra,
   ]);
 }
@@ -69,6 +70,7 @@ export async function updateRecord(
         ExpressionAttributeValues: { ':ver': before.ver },
       },
     },
+    ...((before.status ?? 0) === (after.status ?? 0) ? [] : [statusCount(before, -1), statusCount(after, 1)]),
     ...extra,
   ]);
 }
@@ -84,16 +86,18 @@ export async function deleteRecord(record: ItemRecord): Promise<void> {
       },
     },
     count(record, -1),
+    statusCount(record, -1),
   ]);
 }
 
 /**
- * Deletes records of one site, each only if unchanged since read (its Ver), 99 and the site's count to a
- * transaction: each transaction is whole, a later one may still find a record changed (404).
+ * Deletes records of one site, each only if unchanged since read (its Ver), 90 and the site's counts to
+ * a transaction: each transaction is whole, a later one may still find a record changed (404).
  */
 export async function deleteRecords(records: readonly ItemRecord[]): Promise<void> {
-  for (let start = 0; start < records.length; start += 99) {
-    const part = records.slice(start, start + 99);
+  for (let start = 0; start < records.length; start += 90) {
+    // Room for the site count and one count per Status among them.
+    const part = records.slice(start, start + 90);
     const [first] = part;
     if (!first) return;
     await write([
@@ -108,6 +112,7 @@ export async function deleteRecords(records: readonly ItemRecord[]): Promise<voi
         }),
       ),
       count(first, -part.length),
+      ...statusCounts(part, -1),
     ]);
   }
 }
@@ -140,11 +145,6 @@ export async function recordsByKeys(keys: readonly Key[]): Promise<ItemRecord[]>
     .sort((a, b) => a.recordId - b.recordId);
 }
 
-/** Every record of the site: its keys from the index, then the items by key, in batches. */
-export async function allRecordsOf(site: Site): Promise<ItemRecord[]> {
-  return recordsByKeys(await queryKeys(recordsOf(site.tenantId, site.siteId)));
-}
-
 /** Deletes every record of the site, a batch at a time, until the index lists none. */
 export async function deleteRecordsOf(tenantId: number, siteId: number): Promise<void> {
   for (;;) {
@@ -174,6 +174,38 @@ function count(record: ItemRecord, delta: number): TransactItem {
   };
 }
 
+/** A site's count of records of one Status (keys.ts statusCount), moved with the record writes. */
+function statusCount(record: ItemRecord, delta: number): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: itemKeys.statusCount(record.tenantId, record.siteId, record.status ?? 0),
+      UpdateExpression: 'ADD #count :delta',
+      ExpressionAttributeNames: { '#count': 'Count' },
+      ExpressionAttributeValues: { ':delta': delta },
+    },
+  };
+}
+
+/** One count update per Status among `records` (a transaction may name an item once). */
+function statusCounts(records: readonly ItemRecord[], sign: number): TransactItem[] {
+  const byStatus = new Map<number, { record: ItemRecord; count: number }>();
+  for (const record of records) {
+    const entry = byStatus.get(record.status ?? 0) ?? { record, count: 0 };
+    entry.count++;
+    byStatus.set(record.status ?? 0, entry);
+  }
+  return [...byStatus.values()].map(({ record, count }) => statusCount(record, sign * count));
+}
+
+/** The counts of a site's records with each of `statuses`, summed. */
+export async function statusCountOf(site: Site, statuses: readonly number[]): Promise<number> {
+  const items = await batchGet(
+    statuses.map((status) => itemKeys.statusCount(site.tenantId, site.siteId, status)),
+  );
+  return items.reduce((sum, item) => sum + Math.max(0, Number(item.Count ?? 0)), 0);
+}
+
 async function write(items: TransactItem[]): Promise<void> {
   try {
     await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
@@ -189,6 +221,8 @@ export function fromRecord(record: ItemRecord): Record<string, unknown> {
     Kind: 'record',
     ContainerKey: containerKeys.records(record.tenantId, record.siteId),
     OrderKey: orderKey(record.recordId),
+    RecentKey: recentKey(record.updatedAt, record.recordId),
+    StatusKey: statusKey(record.tenantId, record.siteId, record.status ?? 0),
     RecordId: record.recordId,
     TenantId: record.tenantId,
     SiteId: record.siteId,

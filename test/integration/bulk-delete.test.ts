@@ -187,3 +187,28 @@ describe('bulkdelete', () => {
     expect(await remaining(site)).toHaveLength(6);
   });
 });
+
+describe('TotalCount of a Status filter (kept per Status beside the site)', () => {
+  it('follows creates, Status changes, deletes and bulk deletes', async () => {
+    const site = await table('tasks-counts');
+    const total = async (status: string) =>
+      (await page(site, { View: { ColumnFilterHash: { Status: status } } })).response.TotalCount;
+    expect([await total('910'), await total('[100,200]'), await total('0')]).toEqual([2, 2, 0]);
+    const [first] = (await page(site, { View: { ColumnFilterHash: { Status: '100' } } })).response.Data;
+    await post(`/api/items/${first?.ResultId}/update`, { ApiKey: admin, Status: 910 });
+    await createRecord(stack.url, admin, site, { Title: 'no status' });
+    expect([await total('910'), await total('[100,200]'), await total('0')]).toEqual([3, 1, 1]);
+    const [one] = (await page(site, { View: { ColumnFilterHash: { Status: '910' } } })).response.Data;
+    await post(`/api/items/${one?.ResultId}/delete`, { ApiKey: admin });
+    expect(await total('910')).toBe(2);
+    await post(`/api/items/${site}/bulkdelete`, {
+      ApiKey: admin,
+      View: { ColumnFilterHash: { Status: '910' } },
+    });
+    expect([await total('910'), await total('[100,200,900,0]')]).toEqual([0, 3]);
+    // A page in the default order reads the partitions of the Status values asked only, newest first.
+    const listed = await page(site, { PageSize: 2, View: { ColumnFilterHash: { Status: '[0,200,900]' } } });
+    expect(listed.response.TotalCount).toBe(3);
+    expect(listed.response.Data.map((r) => r.Title)).toEqual(['no status', 'r4-900']);
+  });
+});

@@ -35,8 +35,12 @@ export interface CompiledView {
   readonly compare: Comparator;
   /** The View selects a part of the records (a column filter, search or boolean filter is given). */
   readonly filters: boolean;
-  /** The columns a column filter names at the top level with a plain equality: storage may serve them. */
-  readonly raw: Record<string, unknown>;
+  /** The order is the reference's default (UpdatedTime desc, id desc), which an index keeps. */
+  readonly defaultOrder: boolean;
+  /** The Status values a top-level Status filter allows, when it is such a list: storage may serve it. */
+  readonly statuses?: readonly number[];
+  /** The View filters by that Status list and nothing else, so per-Status counts give its TotalCount. */
+  readonly statusOnly: boolean;
 }
 
 export interface ViewContext {
@@ -67,12 +71,21 @@ export function compileView(site: Site, view: Record<string, unknown> | undefine
   const hash = objectOf('View.ColumnFilterHash', raw.ColumnFilterHash);
   const parts: Predicate[] = hashPredicate('View.ColumnFilterHash', hash, filterContext);
   parts.push(...generalFilters(site, raw, columns, context));
-  const compare = sorter(objectOf('View.ColumnSorterHash', raw.ColumnSorterHash), columns);
+  const sorters = objectOf('View.ColumnSorterHash', raw.ColumnSorterHash);
+  const compare = sorter(sorters, columns);
+  const sorterKeys = Object.keys(sorters);
+  const statuses = statusList(hash.Status);
   return {
     filter: (record: ItemRecord) => parts.every((part) => part(record)),
     compare,
     filters: parts.length > 0,
-    raw,
+    defaultOrder:
+      sorterKeys.length === 0 ||
+      (sorterKeys.length === 1 &&
+        sorterKeys[0] === 'UpdatedTime' &&
+        /^(desc|1)$/i.test(String(sorters.UpdatedTime))),
+    statuses,
+    statusOnly: statuses !== undefined && parts.length === 1 && columns.get('Status')?.nullable !== true,
   } satisfies CompiledView;
 }
 
@@ -156,4 +169,26 @@ function plannedRate(record: ItemRecord, now: number): number {
   if (end === undefined || now <= start) return 0;
   if (now >= end || end <= start) return 100;
   return ((now - start) / (end - start)) * 100;
+}
+
+/** `"910"`, `"[\"100\",\"910\"]"`, `[100, 910]`: whole numbers only (no range, no empty), else undefined. */
+function statusList(value: unknown): number[] | undefined {
+  let items: unknown[];
+  if (typeof value === 'number') items = [value];
+  else if (Array.isArray(value)) items = value;
+  else if (typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value)) items = [value];
+  else if (typeof value === 'string' && value.trimStart().startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (!Array.isArray(parsed)) return undefined;
+      items = parsed;
+    } catch {
+      return undefined;
+    }
+  } else return undefined;
+  const numbers = items.map((item) =>
+    typeof item === 'number' || typeof item === 'string' ? String(item) : '',
+  );
+  if (numbers.length === 0 || !numbers.every((text) => /^\s*[+-]?\d+\s*$/.test(text))) return undefined;
+  return [...new Set(numbers.map(Number))];
 }
