@@ -1,15 +1,15 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../storage/clients';
-import { containerKeys, statusKey } from './keys';
+import { statusKey } from './keys';
 import type { ItemRecord, Site } from './model';
-import { recordsByKeys } from './record-repository';
+import { recordsByKeys, statusesOf } from './record-repository';
 import { type Key, table } from './store';
 
 /**
  * A walk over sites' records in the reference's default order (UpdatedTime desc, id desc) through the
- * `RecentRecords` index, or, for a Status list, through the `RecordsByStatus` index's partitions of
- * those Status values only: each partition is read page by page as the walk needs it, the partitions
- * merged by their shared sort key, and the items read by key a batch at a time.
+ * `RecordsByStatus` index: the partitions of the Status values asked, or of every Status the site's
+ * per-Status counts list, each read page by page as the walk needs it, merged by their shared sort key,
+ * and the items read by key a batch at a time.
  */
 
 interface Entry {
@@ -82,13 +82,14 @@ export async function walkRecent(
   filter: (record: ItemRecord) => boolean,
   wanted: number,
 ): Promise<WalkResult> {
-  const partitions = sites.flatMap((site) =>
-    statuses
-      ? statuses.map(
-          (status) =>
-            new Partition('RecordsByStatus', 'StatusKey', statusKey(site.tenantId, site.siteId, status)),
-        )
-      : [new Partition('RecentRecords', 'ContainerKey', containerKeys.records(site.tenantId, site.siteId))],
+  const perSite = await Promise.all(
+    sites.map(async (site) => ({ site, values: statuses ?? (await statusesOf(site)) })),
+  );
+  const partitions = perSite.flatMap(({ site, values }) =>
+    values.map(
+      (status) =>
+        new Partition('RecordsByStatus', 'StatusKey', statusKey(site.tenantId, site.siteId, status)),
+    ),
   );
   const matches: ItemRecord[] = [];
   let itemsRead = 0;

@@ -10,6 +10,7 @@ import {
   batchGet,
   isConditionFailure,
   type Key,
+  queryItems,
   queryKeys,
   table,
 } from './store';
@@ -196,6 +197,18 @@ function statusCounts(records: readonly ItemRecord[], sign: number): TransactIte
     byStatus.set(record.status ?? 0, entry);
   }
   return [...byStatus.values()].map(({ record, count }) => statusCount(record, sign * count));
+}
+
+/** The Status values the site's records have (those whose count is above 0). */
+export async function statusesOf(site: Site): Promise<number[]> {
+  const prefix = 'RECORDCOUNT#S';
+  const result = await queryItems({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': itemKeys.item(site.tenantId, site.siteId).pk, ':prefix': prefix },
+  });
+  return result
+    .filter((item) => Number(item.Count) > 0)
+    .map((item) => Number(String(item.sk).slice(prefix.length)));
 }
 
 /** The counts of a site's records with each of `statuses`, summed. */

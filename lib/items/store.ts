@@ -61,6 +61,22 @@ export async function queryKeys(
   return keys;
 }
 
+/** Every item a query on the table finds, page by page (for small sets: a site's counters). */
+export async function queryItems(
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({ ...input, TableName: table(), ExclusiveStartKey: start }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
 /** The items of `keys` that exist, in no particular order; unprocessed keys are retried. */
 export async function batchGet(keys: readonly Key[]): Promise<Record<string, unknown>[]> {
   const chunks = chunk(keys, 100);
