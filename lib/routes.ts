@@ -316,6 +316,24 @@ export const routes = [
   },
   {
     method: 'POST',
+    path: '/api/items/{id}/upsert',
+    handler: 'items-upsert',
+    tables: itemsWrite,
+    summary: 'Update the record of the site {id} whose Keys match, or create one (Create or Update)',
+    request: items.upsertRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/items/{id}/bulkupsert',
+    handler: 'items-bulkupsert',
+    tables: itemsWrite,
+    summary: 'Upsert each item of Data in order; every item is checked before any is written',
+    request: items.bulkUpsertRequest,
+    response: apiResultSchema,
+  },
+  {
+    method: 'POST',
     path: '/api/items/{id}/GetClosestSiteId',
     // The path is case-insensitive in the reference; the browser and script wrappers call it in lower case.
     aliases: ['/api/items/{id}/getclosestsiteid'],

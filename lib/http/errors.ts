@@ -110,3 +110,17 @@ export class OverTotalLimitSizeError extends ApiError {
     super(443, messages.overTotalLimitSize(limitMb), reason);
   }
 }
+
+/** Upsert Keys that name no column of the table, or whose value the body does not carry. */
+export class UpsertKeyError extends ApiError {
+  constructor(keys: readonly string[]) {
+    super(400, messages.upsertKeyInvalid(keys.join(', ')), `invalid upsert keys ${keys.join(', ')}`);
+  }
+}
+
+/** An upsert whose Keys match more than one record. */
+export class MultipleMatchesError extends ApiError {
+  constructor(reason: string) {
+    super(400, messages.multipleMatches, reason);
+  }
+}

@@ -118,6 +118,83 @@ export async function deleteRecords(records: readonly ItemRecord[]): Promise<voi
   }
 }
 
+/** A record to write in a batch: new (`before` absent) or replacing `before` if unchanged since read. */
+export interface RecordWrite {
+  readonly before?: ItemRecord;
+  readonly after: ItemRecord;
+  readonly extra: readonly TransactItem[];
+}
+
+/**
+ * Writes records of one live site in transactions of up to 80 items, with the site's counts moved once
+ * per transaction: each transaction is whole; a later one failing leaves the earlier ones written.
+ */
+export async function writeRecords(site: Site, writes: readonly RecordWrite[]): Promise<void> {
+  let chunk: RecordWrite[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (chunk.length > 0) await write(recordWrites(site, chunk));
+    chunk = [];
+    size = 0;
+  };
+  for (const next of writes) {
+    const cost = 1 + next.extra.length;
+    const repeated = chunk.some((other) => other.after.recordId === next.after.recordId);
+    if (repeated || size + cost > 80) await flush();
+    chunk.push(next);
+    size += cost;
+  }
+  await flush();
+}
+
+function recordWrites(site: Site, writes: readonly RecordWrite[]): TransactItem[] {
+  const created = writes.filter((w) => !w.before).length;
+  const statusDeltas = new Map<number, number>();
+  const move = (record: ItemRecord, delta: number) =>
+    statusDeltas.set(record.status ?? 0, (statusDeltas.get(record.status ?? 0) ?? 0) + delta);
+  const items: TransactItem[] = [
+    {
+      ConditionCheck: {
+        TableName: table(),
+        Key: itemKeys.item(site.tenantId, site.siteId),
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(Deleting)',
+      },
+    },
+  ];
+  for (const { before, after, extra } of writes) {
+    const item = fromRecord(after);
+    assertItemSize(item);
+    items.push({
+      Put: before
+        ? {
+            TableName: table(),
+            Item: item,
+            ConditionExpression: 'Ver = :ver',
+            ExpressionAttributeValues: { ':ver': before.ver },
+          }
+        : { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+    });
+    items.push(...extra);
+    if (before) move(before, -1);
+    move(after, 1);
+  }
+  const [first] = writes;
+  if (first && created > 0) items.push(count(first.after, created));
+  for (const [status, delta] of statusDeltas) {
+    if (delta === 0) continue;
+    items.push({
+      Update: {
+        TableName: table(),
+        Key: itemKeys.statusCount(site.tenantId, site.siteId, status),
+        UpdateExpression: 'ADD #count :delta',
+        ExpressionAttributeNames: { '#count': 'Count' },
+        ExpressionAttributeValues: { ':delta': delta },
+      },
+    });
+  }
+  return items;
+}
+
 export async function recordCount(site: Site): Promise<number> {
   const result = await dynamo().send(
     new GetCommand({ TableName: table(), Key: itemKeys.recordCount(site.tenantId, site.siteId) }),

@@ -11,6 +11,7 @@ import { type ItemRecord, recordHolders, type Site } from './model';
 import { Permission, requirePermission, siteInTenant } from './permissions';
 import { mergeFields } from './record-fields';
 import { peopleAndTimes } from './record-people-and-times';
+import type { TransactItem } from './record-repository';
 import * as repository from './record-repository';
 import type { RecordWriteInput } from './schemas';
 import { nextItemId } from './store';
@@ -24,11 +25,44 @@ export async function createRecord(
   requireRecordHolder(site);
   await requirePermission(principal, site, Permission.Create);
   const limits = await useApiCall(site);
-  const time = now();
-  const recordId = await nextItemId();
+  const { record, extra } = await newRecord(principal, site, input, await nextItemId(), now());
+  await repository.insertRecord(record, extra);
+  return apiResult({ id: record.recordId, message: messages.created(record.title), ...limits });
+}
+
+export async function updateRecord(
+  principal: Principal,
+  id: number,
+  input: RecordWriteInput,
+): Promise<ApiResponse> {
+  const { site, record: before } = await recordInTenant(principal, id);
+  await requirePermission(principal, site, Permission.Update);
+  const limits = await useApiCall(site);
+  await requireUnlocked(principal, before);
+  const { after, extra } = await changedRecord(principal, site, before, input, now());
+  await repository.updateRecord(before, after, extra);
+  return apiResult({ id, message: messages.updated(after.title), ...limits });
+}
+
+/** What a write's fields become, checked: a field Kiroku cannot store is refused before anything is. */
+export function checkedInput(principal: Principal, site: Site, input: RecordWriteInput, before?: ItemRecord) {
   refuseMissingFeatures(input);
-  const fields = mergeFields(input, callerZone(principal));
-  const people = peopleAndTimes(site, input, callerZone(principal));
+  const zone = callerZone(principal);
+  return {
+    fields: mergeFields(input, zone, before?.fields),
+    people: peopleAndTimes(site, input, zone, before),
+  };
+}
+
+/** A new record of the site from a create body, and the writes of the files it takes. */
+export async function newRecord(
+  principal: Principal,
+  site: Site,
+  input: RecordWriteInput,
+  recordId: number,
+  time: number,
+): Promise<{ record: ItemRecord; extra: TransactItem[] }> {
+  const { fields, people } = checkedInput(principal, site, input);
   const files = await planAttachments(
     principal,
     site,
@@ -41,7 +75,7 @@ export async function createRecord(
   const record: ItemRecord = {
     recordId,
     tenantId: principal.tenantId,
-    siteId,
+    siteId: site.siteId,
     title: input.Title ?? '',
     body: input.Body,
     status: input.Status,
@@ -55,30 +89,25 @@ export async function createRecord(
     updatedAt: time,
     ver: 1,
   };
-  await repository.insertRecord(record, files.items);
-  return apiResult({ id: record.recordId, message: messages.created(record.title), ...limits });
+  return { record, extra: files.items };
 }
 
-export async function updateRecord(
+/** The record after an update body, and the writes of the files it takes or lets go. */
+export async function changedRecord(
   principal: Principal,
-  id: number,
+  site: Site,
+  before: ItemRecord,
   input: RecordWriteInput,
-): Promise<ApiResponse> {
-  const { site, record: before } = await recordInTenant(principal, id);
-  await requirePermission(principal, site, Permission.Update);
-  const limits = await useApiCall(site);
-  await requireUnlocked(principal, before);
-  const time = now();
+  time: number,
+): Promise<{ after: ItemRecord; extra: TransactItem[] }> {
   const locking = input.Locked === true && !before.locked;
   const locked = input.Locked ?? before.locked;
-  refuseMissingFeatures(input);
-  const fields = mergeFields(input, callerZone(principal), before.fields);
-  const people = peopleAndTimes(site, input, callerZone(principal), before);
+  const { fields, people } = checkedInput(principal, site, input, before);
   const body = input.Body ?? before.body;
   const files = await planAttachments(
     principal,
     site,
-    id,
+    before.recordId,
     before,
     fields.Attachments,
     [body, ...Object.values(fields.Description)],
@@ -98,8 +127,7 @@ export async function updateRecord(
     updatedAt: time,
     ver: before.ver + 1,
   };
-  await repository.updateRecord(before, after, files.items);
-  return apiResult({ id, message: messages.updated(after.title), ...limits });
+  return { after, extra: files.items };
 }
 
 export async function deleteRecord(principal: Principal, id: number): Promise<ApiResponse> {
@@ -131,7 +159,7 @@ function refuseMissingFeatures(input: RecordWriteInput): void {
 }
 
 /** Folders and dashboards hold no records: the reference answers BadRequest for their record calls. */
-function requireRecordHolder(site: Site): void {
+export function requireRecordHolder(site: Site): void {
   if (!recordHolders.has(site.referenceType)) {
     throw new BadRequestError(`site ${site.siteId} (${site.referenceType}) holds no records`);
   }

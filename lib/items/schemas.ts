@@ -104,6 +104,9 @@ export const recordFields = {
   CompletionTime: z.string().max(64).nullable().optional(),
   WorkValue: z.number().nullable().optional(),
   ProgressRate: z.number().nullable().optional(),
+  // Shown by get, ignored by create and update; an upsert may match on them (reference 4, 6).
+  ResultId: z.number().int().min(0).optional(),
+  IssueId: z.number().int().min(0).optional(),
   // Features Kiroku lacks: taken only to be refused by name (CONTRACT 5.1), never dropped.
   ProcessId: z.unknown().optional(),
   ProcessIds: z.unknown().optional(),
@@ -173,4 +176,31 @@ export const bulkDeleteRequest = z.object({
   All: boolean().optional(),
   View: view,
   PhysicalDelete: boolean().optional(),
+});
+
+export const upsertRequest = z.object({
+  ...apiRequest,
+  ...recordFields,
+  Keys: z
+    .array(text({ max: 64 }))
+    .max(100)
+    .nullable()
+    .optional(),
+  View: view,
+});
+
+export const bulkUpsertRequest = z.object({
+  ...apiRequest,
+  Keys: z
+    .array(text({ max: 64 }))
+    .max(100)
+    .nullable()
+    .optional(),
+  View: view,
+  KeyNotFoundCreate: boolean().optional(),
+  // 10,000 items: well within the request's 6 MB; the reference's default has no limit.
+  Data: z
+    .array(z.object({ ...apiRequest, ...recordFields }))
+    .max(10_000)
+    .optional(),
 });
