@@ -241,3 +241,24 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(JSON.stringify(result, null, 2));
   process.exit(0);
 }
+
+export function printRecordsView(result: RecordsViewResult): void {
+  const { page, pageReads, wholeSite, otherSort } = result;
+  console.log(
+    `\nA filtered first page (Status 910, UpdatedTime desc, 200 rows) of a site of ${result.records} records`,
+  );
+  console.log(
+    `  through the gateway: p50 ${page.p50Ms} ms, p99 ${page.p99Ms} ms over ${page.requests} requests`,
+  );
+  console.log(
+    `  storage read per request: ${pageReads.indexEntries} index entries, ${pageReads.items} items`,
+  );
+  console.log(
+    `  baseline, the whole site read and filtered in memory: p50 ${wholeSite.p50Ms} ms, ${wholeSite.itemsRead} items`,
+  );
+  if (otherSort) {
+    console.log(
+      `  Status 910 sorted by NumA (no index serves it): p50 ${otherSort.p50Ms} ms, ${otherSort.itemsRead} items read`,
+    );
+  }
+}

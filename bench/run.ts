@@ -1,8 +1,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchBulkUpsert, printBulkUpsert } from './bulk-upsert';
 import { type BundlesResult, benchBundles } from './bundles';
 import { projectRoot } from './children';
+import { benchRecordsView, printRecordsView } from './records-view';
 import * as report from './report';
 import { benchSessions, type SessionsResult } from './sessions';
 import { benchSiteLookup } from './site-lookup';
@@ -83,6 +85,8 @@ const lookupInProcess = (await phase('site lookup, in process', () => benchSiteL
   | undefined;
 const lookupGateway = await phase('site lookup, through the gateway', () => benchSiteLookupGateway());
 const upload = await phase('binary upload', () => benchUpload());
+const recordsView = await phase('records: a filtered first page of a large site', () => benchRecordsView());
+const bulkUpsert = await phase('records: bulkupsert vs single creates', () => benchBulkUpsert());
 
 for (const result of sessions) {
   report.printSessions(result);
@@ -104,6 +108,8 @@ if (upload) {
   report.printUpload(upload);
   verdicts.push(...report.uploadVerdicts(upload));
 }
+if (recordsView) printRecordsView(recordsView);
+if (bulkUpsert) printBulkUpsert(bulkUpsert);
 report.printVerdicts(verdicts);
 for (const failure of failures) console.log(`  could not measure: ${failure}`);
 
@@ -122,6 +128,7 @@ const results = {
   start,
   siteLookup: { inProcess: lookupInProcess, gateway: lookupGateway },
   upload,
+  records: { view: recordsView, bulkUpsert },
 };
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nWritten to ${file} (${results.durationS} s)`);
