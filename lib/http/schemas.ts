@@ -27,15 +27,40 @@ export function integer(checks: { min?: number; max?: number } = {}) {
   return z.union([number, numeric]);
 }
 
-/** A boolean, where 1 and 0 (any non-zero number is true) are taken as Newtonsoft reads them. */
+/**
+ * A boolean as Newtonsoft reads one: true/false, a number (0 false, any other true), `"true"`/`"false"`
+ * in any case; `"1"` is refused, as there.
+ */
 export function boolean() {
-  return z.union([z.boolean(), z.number().transform((value) => value !== 0)]);
+  return z.union([
+    z.boolean(),
+    z.number().transform((value) => value !== 0),
+    z
+      .string()
+      .regex(/^\s*(true|false)\s*$/i)
+      .transform((value) => value.trim().toLowerCase() === 'true'),
+  ]);
+}
+
+/**
+ * A decimal, where a numeric string is taken as its number, thousands separators allowed (`"1,000"`), as
+ * Newtonsoft reads a decimal; finite only.
+ */
+export function decimal() {
+  const number = z.number().finite();
+  const numeric = z
+    .string()
+    .regex(/^\s*[+-]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?\s*$/)
+    .refine((value) => /\d/.test(value), { message: 'not a number' })
+    .transform((value) => Number(value.replaceAll(',', '').trim()))
+    .pipe(number);
+  return z.union([number, numeric]);
 }
 
 /** The fields every API request may carry (spec 2.1); the stack has already checked their types. */
 export const apiRequest = {
   ApiKey: text().optional(),
-  ApiVersion: z.number().optional(),
+  ApiVersion: z.union([z.number(), z.string().regex(/^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/)]).optional(),
 };
 
 /** ApiResult (spec 2.1, CONTRACT section 1). */

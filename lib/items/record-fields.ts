@@ -21,7 +21,7 @@ export function mergeFields(
   for (const family of familyNames) {
     const values: Record<string, unknown> = { ...before?.[family] };
     for (const [key, value] of Object.entries(input)) {
-      if (value !== undefined && columnOf(family, key) === key) values[key] = value;
+      if (value !== undefined && columnOf(family, key) === key) setValue(values, key, value);
     }
     const hash = input[`${family}Hash`] as Record<string, unknown> | undefined;
     const entries = Object.entries(hash ?? {}).sort(
@@ -30,13 +30,19 @@ export function mergeFields(
     for (const [key, value] of entries) {
       const column = columnOf(family, key);
       if (!column) throw new BadRequestError(`${family}Hash: no column ${key}`);
-      values[column] = value;
+      setValue(values, column, value);
     }
     if (family === 'Date')
       for (const [key, value] of Object.entries(values)) values[key] = toIso(key, value as string, zone);
     merged[family] = values;
   }
   return merged as unknown as RecordFields;
+}
+
+/** null (where the reference takes it: text and numbers) empties the column. */
+function setValue(values: Record<string, unknown>, column: string, value: unknown): void {
+  if (value === null) delete values[column];
+  else values[column] = value;
 }
 
 /** `classa` → `ClassA` for the Class family; undefined when the key is no column of the family. */

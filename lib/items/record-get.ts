@@ -10,12 +10,13 @@ import { Permission, requirePermission, siteInTenant, sitePermission } from './p
 import * as repository from './record-repository';
 import { selectRecords } from './record-select';
 import { type CompiledView, compileView } from './view/view';
-import { recordView, siteView } from './views';
+import { legacyRecordView, recordView, siteView } from './views';
 
 /** The reference's Api.PageSize: the most records one read returns, and the page size otherwise. */
 export const PAGE_SIZE = 200;
 
 export interface RecordGetInput {
+  readonly ApiVersion?: number | string;
   readonly Offset?: number;
   readonly PageSize?: number;
   readonly View?: Record<string, unknown> | null;
@@ -61,6 +62,8 @@ export async function readItem(
   const pageSize = effectivePageSize(input.PageSize);
   const offset = input.Offset ?? 0;
   const zone = callerZone(principal);
+  // Each item echoes the ApiVersion asked; below 1.1 the fields are flat (reference 1.2).
+  const version = input.ApiVersion === undefined ? 1.1 : Number(input.ApiVersion);
   const selection =
     item.kind === 'record'
       ? { totalCount: view.filter(item.record) ? 1 : 0, page: view.filter(item.record) ? [item.record] : [] }
@@ -69,7 +72,10 @@ export async function readItem(
     Offset: offset,
     PageSize: pageSize,
     TotalCount: selection.totalCount,
-    Data: selection.page.map((record) => recordView(site, record, zone)),
+    Data: selection.page.map((record) => {
+      const view = { ...recordView(site, record, zone), ApiVersion: version };
+      return version < 1.1 ? legacyRecordView(view) : view;
+    }),
   };
   const body = { StatusCode: 200, LimitPerDate: limits.limitPerDate, LimitRemaining: limits.limitRemaining };
   return { body: { ...body, Response: response } };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { apiRequest, boolean, integer, pagedSchema, text } from '../http/schemas';
+import { apiRequest, boolean, decimal, integer, pagedSchema, text } from '../http/schemas';
 import { parseDateTime } from '../zoned-time';
 import { referenceTypes } from './model';
 import { PERMISSION_ENTRY } from './permissions';
@@ -72,19 +72,19 @@ const isoDate = z
 export const attachment = z.object({
   Guid: text({ min: 1, max: 64 }),
   Name: text({ max: 1024 }),
-  Added: z.boolean().optional(),
-  Deleted: z.boolean().optional(),
+  Added: boolean().optional(),
+  Deleted: boolean().optional(),
   Size: z.number().optional(),
   Extension: text({ max: 256 }).optional(),
   ContentType: text({ max: 256 }).optional(),
 });
 
 export const families = {
-  Class: text(),
-  Num: z.number(),
+  Class: text().nullable(),
+  Num: decimal().nullable(),
   Date: isoDate,
-  Description: text(),
-  Check: z.boolean(),
+  Description: text().nullable(),
+  Check: boolean(),
   Attachments: z.array(attachment).max(1000),
 } as const;
 export type Family = keyof typeof families;
@@ -96,17 +96,17 @@ function familyFields<F extends Family>(family: F) {
 export const recordFields = {
   Title: text({ max: 1024 }).optional(),
   Body: text().optional(),
-  Status: z.number().int().optional(),
-  Locked: z.boolean().optional(),
-  Manager: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-  Owner: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  Status: integer().optional(),
+  Locked: boolean().optional(),
+  Manager: integer({ min: 0 }).optional(),
+  Owner: integer({ min: 0 }).optional(),
   StartTime: z.string().max(64).nullable().optional(),
   CompletionTime: z.string().max(64).nullable().optional(),
-  WorkValue: z.number().nullable().optional(),
-  ProgressRate: z.number().nullable().optional(),
+  WorkValue: decimal().nullable().optional(),
+  ProgressRate: decimal().nullable().optional(),
   // Shown by get, ignored by create and update; an upsert may match on them (reference 4, 6).
-  ResultId: z.number().int().min(0).optional(),
-  IssueId: z.number().int().min(0).optional(),
+  ResultId: integer({ min: 0 }).optional(),
+  IssueId: integer({ min: 0 }).optional(),
   // Features Kiroku lacks: taken only to be refused by name (CONTRACT 5.1), never dropped.
   ProcessId: z.unknown().optional(),
   ProcessIds: z.unknown().optional(),
@@ -136,9 +136,9 @@ export type RecordWriteInput = Record<string, unknown> & {
 
 export const recordGetRequest = z.object({
   ...apiRequest,
-  Offset: z.number().int().min(0).optional(),
+  Offset: integer({ min: 0 }).optional(),
   /** 1–199 kept, anything else read as 200 (reference 2). */
-  PageSize: z.number().int().optional(),
+  PageSize: integer().optional(),
   /** Compiled against the site's columns (lib/items/view/view.ts): what it cannot apply is a 400. */
   View: z.record(z.string(), z.unknown()).nullable().optional(),
 });

@@ -72,6 +72,8 @@ export function recordView(site: Site, record: ItemRecord, zone: string): Record
     Updator: record.updator,
     CreatedTime: time(record.createdAt),
     ItemTitle: record.title,
+    // Set by the read that knows the version asked; here only to hold its place in the order.
+    ApiVersion: undefined,
     ClassHash: hash(fields.Class),
     NumHash: hash(fields.Num),
     DateHash: hash(dates),
@@ -79,4 +81,24 @@ export function recordView(site: Site, record: ItemRecord, zone: string): Record
     CheckHash: hash(fields.Check),
     AttachmentsHash: hash(fields.Attachments),
   };
+}
+
+const hashNames = ['ClassHash', 'NumHash', 'DateHash', 'DescriptionHash', 'CheckHash', 'AttachmentsHash'];
+
+/**
+ * A record as ApiVersion below 1.1 answers it (reference 1.2): the hashes' entries as flat properties
+ * (`ClassA`, `NumB`...), attachments as a JSON string, the hashes dropped.
+ */
+export function legacyRecordView(view: Record<string, unknown>): Record<string, unknown> {
+  const flat: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(view)) {
+    if (!hashNames.includes(name)) {
+      flat[name] = value;
+      continue;
+    }
+    for (const [column, entry] of Object.entries((value ?? {}) as Record<string, unknown>)) {
+      flat[column] = name === 'AttachmentsHash' ? JSON.stringify(entry) : entry;
+    }
+  }
+  return flat;
 }

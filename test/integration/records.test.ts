@@ -84,6 +84,7 @@ describe('records', () => {
               Updator: writer.userId,
               CreatedTime: localTime,
               ItemTitle: 'First',
+              ApiVersion: 1.1,
               ClassHash: { ClassA: 'a' },
               NumHash: { NumB: 1.5 },
               // Asia/Tokyo, Service.TimeZoneDefault's default: the +09:00 instant reads as given.

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAccounts, type TestAccounts } from '../fixtures/accounts';
+import { call } from '../fixtures/client';
+import { createSite } from '../fixtures/items';
+import { type Stack, startStack } from '../fixtures/stack';
+
+/**
+ * What existing callers send (CONTRACT 1, 5.1; reference/pleasanter-items-api.md 1): ApiVersion as a
+ * string, numbers as strings, 1/0 as booleans, the reference's date forms, nulls where it takes them;
+ * ApiVersion below 1.1 with flat fields; PageSize clamped rather than refused.
+ */
+
+let stack: Stack;
+let accounts: TestAccounts;
+let admin: string;
+let site: number;
+
+const post = (path: string, body?: unknown) => call(stack.url, path, body);
+const first = async (id: number, body: object = {}) =>
+  (
+    (await post(`/api/items/${id}/get`, { ApiKey: admin, ...body })).body.Response as {
+      Data: Record<string, unknown>[];
+    }
+  ).Data[0];
+
+beforeAll(async () => {
+  stack = await startStack();
+  accounts = await seedAccounts(stack.url);
+  admin = accounts.admin.apiKey;
+  site = await createSite(stack.url, admin, 0, { Title: 'Lenient', ReferenceType: 'Issues' });
+});
+afterAll(() => stack.close());
+
+describe('lenient JSON', () => {
+  it('takes ApiVersion "1.1", numeric strings, 1/0 booleans and the reference date forms', async () => {
+    const created = await post(`/api/items/${site}/create`, {
+      ApiKey: admin,
+      ApiVersion: '1.1',
+      Title: 'T',
+      Status: '910',
+      Manager: '1',
+      Locked: 0,
+      WorkValue: '1,000',
+      ProgressRate: '25',
+      CompletionTime: '2025/1/20',
+      NumHash: { NumA: '1,234.5', NumB: 7 },
+      CheckHash: { CheckA: 1, CheckB: 0, CheckC: 'True' },
+      DateHash: { DateA: '2025/01/20 10:00' },
+    });
+    expect(created.body.StatusCode).toBe(200);
+    expect(
+      await first(Number(created.body.Id), { ApiVersion: '1.1', Offset: '0', PageSize: '10' }),
+    ).toMatchObject({
+      Status: 910,
+      Manager: 1,
+      Locked: false,
+      WorkValue: 1000,
+      ProgressRate: 25,
+      RemainingWorkValue: 750,
+      CompletionTime: '2025-01-20T00:00:00',
+      NumHash: { NumA: 1234.5, NumB: 7 },
+      CheckHash: { CheckA: true, CheckB: false, CheckC: true },
+      DateHash: { DateA: '2025-01-20T10:00:00' },
+      ApiVersion: 1.1,
+    });
+  });
+
+  it.each([
+    ['ApiVersion as words', { ApiVersion: 'one' }],
+    ['a decimal Status', { Status: '910.0' }],
+    ['"1" for a boolean', { Locked: '1' }],
+    ['null for a Check', { CheckHash: { CheckA: null } }],
+    ['null for a Date', { DateHash: { DateA: null } }],
+    ['a date that does not parse', { DateHash: { DateA: '20/01/2025' } }],
+  ])('refuses %s', async (_case, body) => {
+    const result = await post(`/api/items/${site}/create`, { ApiKey: admin, Title: 'T', ...body });
+    expect(result.body.StatusCode).toBe(400);
+  });
+
+  it('takes null for text and numbers: the column is emptied', async () => {
+    const created = await post(`/api/items/${site}/create`, {
+      ApiKey: admin,
+      Title: 'N',
+      ClassHash: { ClassA: 'a', ClassB: 'b' },
+      NumHash: { NumA: 1 },
+    });
+    const id = Number(created.body.Id);
+    await post(`/api/items/${id}/update`, {
+      ApiKey: admin,
+      ClassHash: { ClassA: null },
+      NumHash: { NumA: null },
+    });
+    const record = await first(id);
+    expect(record?.ClassHash).toEqual({ ClassB: 'b' });
+    expect(record?.NumHash).toBeUndefined();
+  });
+
+  it('answers ApiVersion 1.0 with flat fields and attachments as JSON text', async () => {
+    const created = await post(`/api/items/${site}/create`, {
+      ApiKey: admin,
+      ApiVersion: 1.0,
+      Title: 'Flat',
+      ClassA: 'x',
+      NumB: 2,
+    });
+    const record = await first(Number(created.body.Id), { ApiVersion: 1.0 });
+    expect(record).toMatchObject({ Title: 'Flat', ClassA: 'x', NumB: 2, ApiVersion: 1 });
+    expect(record).not.toHaveProperty('ClassHash');
+    expect(record).not.toHaveProperty('NumHash');
+  });
+
+  it.each([
+    [0, 200],
+    [-5, 200],
+    [1, 1],
+    [199, 199],
+    [200, 200],
+    [500, 200],
+    ['50', 50],
+  ])('reads PageSize %s as %s', async (pageSize, effective) => {
+    const result = await post(`/api/items/${site}/get`, { ApiKey: admin, PageSize: pageSize });
+    expect(result.body.Response).toMatchObject({ PageSize: effective });
+  });
+});
