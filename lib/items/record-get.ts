@@ -1,10 +1,11 @@
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
-import { NotFoundError } from '../http/errors';
+import { NotFoundError, UnsupportedInputError } from '../http/errors';
 import type { ApiResponse } from '../http/response';
 import { useApiCall } from './api-limit';
 import { callerZone } from './caller-zone';
 import { integratedSites } from './integrated-sites';
+import { keyValues } from './key-values';
 import { recordHolders, type Site } from './model';
 import { Permission, requirePermission, siteInTenant, sitePermission } from './permissions';
 import * as repository from './record-repository';
@@ -25,6 +26,15 @@ export interface RecordGetInput {
 /** PageSize from 1 to 199 is kept; anything else (0, negative, 200 and more, none) is 200. */
 export function effectivePageSize(pageSize: number | undefined): number {
   return pageSize !== undefined && pageSize > 0 && pageSize < PAGE_SIZE ? pageSize : PAGE_SIZE;
+}
+
+/** ApiDataType: Default (0, or none) or KeyValues (1), by name in any case or number. */
+function keyValuesAsked(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  const text = String(value).toLowerCase();
+  if (text === 'keyvalues' || text === '1') return true;
+  if (text === 'default' || text === '0') return false;
+  throw new UnsupportedInputError(`View.ApiDataType: ${JSON.stringify(value)} is not Default or KeyValues.`);
 }
 
 export function compileViewFor(principal: Principal, site: Site, view: RecordGetInput['View']): CompiledView {
@@ -58,6 +68,7 @@ export async function readItem(
     throw new NotFoundError(`user ${principal.userId} may not read site ${site.siteId}`);
   }
   const view = compileViewFor(principal, site, input.View);
+  const asKeyValues = keyValuesAsked(view.properties.ApiDataType);
   const limits = await useApiCall(site);
   const pageSize = effectivePageSize(input.PageSize);
   const offset = input.Offset ?? 0;
@@ -68,15 +79,13 @@ export async function readItem(
     item.kind === 'record'
       ? { totalCount: view.filter(item.record) ? 1 : 0, page: view.filter(item.record) ? [item.record] : [] }
       : await selectRecords(await integratedSites(principal, site), view, { offset, pageSize });
-  const response = {
-    Offset: offset,
-    PageSize: pageSize,
-    TotalCount: selection.totalCount,
-    Data: selection.page.map((record) => {
-      const view = { ...recordView(site, record, zone), ApiVersion: version };
-      return version < 1.1 ? legacyRecordView(view) : view;
-    }),
-  };
+  const data = asKeyValues
+    ? await keyValues(site, selection.page, view.properties, zone)
+    : selection.page.map((record) => {
+        const shown = { ...recordView(site, record, zone), ApiVersion: version };
+        return version < 1.1 ? legacyRecordView(shown) : shown;
+      });
+  const response = { Offset: offset, PageSize: pageSize, TotalCount: selection.totalCount, Data: data };
   const body = { StatusCode: 200, LimitPerDate: limits.limitPerDate, LimitRemaining: limits.limitRemaining };
   return { body: { ...body, Response: response } };
 }

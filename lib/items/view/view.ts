@@ -35,6 +35,8 @@ export interface CompiledView {
   readonly compare: Comparator;
   /** The View selects a part of the records (a column filter, search or boolean filter is given). */
   readonly filters: boolean;
+  /** The View's properties by their canonical names (ApiDataType, GridColumns... for the answer's shape). */
+  readonly properties: Record<string, unknown>;
   /** The order is the reference's default (UpdatedTime desc, id desc), which an index keeps. */
   readonly defaultOrder: boolean;
   /** The Status values a top-level Status filter allows, when it is such a list: storage may serve it. */
@@ -85,6 +87,7 @@ export function compileView(site: Site, view: Record<string, unknown> | undefine
         sorterKeys[0] === 'UpdatedTime' &&
         /^(desc|1)$/i.test(String(sorters.UpdatedTime))),
     statuses,
+    properties: raw,
     statusOnly: statuses !== undefined && parts.length === 1 && columns.get('Status')?.nullable !== true,
   } satisfies CompiledView;
 }
