@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadSettings, useSettings } from '../../lib/config/settings';
 import { seedAccounts, type TestAccounts } from '../fixtures/accounts';
 import { call } from '../fixtures/client';
 import { createSite } from '../fixtures/items';
@@ -30,6 +31,7 @@ beforeAll(async () => {
   site = await createSite(stack.url, admin, 0, { Title: 'Lenient', ReferenceType: 'Issues' });
 });
 afterAll(() => stack.close());
+afterEach(() => useSettings(undefined));
 
 describe('lenient JSON', () => {
   it('takes ApiVersion "1.1", numeric strings, 1/0 booleans and the reference date forms', async () => {
@@ -120,5 +122,43 @@ describe('lenient JSON', () => {
   ])('reads PageSize %s as %s', async (pageSize, effective) => {
     const result = await post(`/api/items/${site}/get`, { ApiKey: admin, PageSize: pageSize });
     expect(result.body.Response).toMatchObject({ PageSize: effective });
+  });
+});
+
+describe('dates across time zones (Service.TimeZoneDefault)', () => {
+  const inZone = (zone: string) => useSettings(loadSettings({ KIROKU_PARAM_Service_TimeZoneDefault: zone }));
+
+  it('stores an instant: Tokyo and New York callers see the same moment in their own wall time', async () => {
+    inZone('Asia/Tokyo');
+    const created = await post(`/api/items/${site}/create`, {
+      ApiKey: admin,
+      Title: 'Zoned',
+      DateHash: { DateA: '2025-03-01 09:00' },
+      StartTime: '2025-03-01T00:00:00Z',
+    });
+    const id = Number(created.body.Id);
+    expect(await first(id)).toMatchObject({
+      DateHash: { DateA: '2025-03-01T09:00:00' },
+      StartTime: '2025-03-01T09:00:00',
+    });
+    inZone('America/New_York');
+    expect(await first(id)).toMatchObject({
+      DateHash: { DateA: '2025-02-28T19:00:00' },
+      StartTime: '2025-02-28T19:00:00',
+    });
+    // A filter bound without offset is a wall time of the caller's zone too.
+    const found = await post(`/api/items/${site}/get`, {
+      ApiKey: admin,
+      View: { ColumnFilterHash: { DateA: '["2025/02/28 19:00,2025/02/28 19:00"]' } },
+    });
+    expect((found.body.Response as { Data: { Title: string }[] }).Data.map((r) => r.Title)).toEqual([
+      'Zoned',
+    ]);
+  });
+
+  it('refuses a zone it does not know at start-up, naming the setting', () => {
+    expect(() => loadSettings({ KIROKU_PARAM_Service_TimeZoneDefault: 'Mars/Olympus' })).toThrow(
+      /Service.TimeZoneDefault/,
+    );
   });
 });
