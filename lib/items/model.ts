@@ -60,6 +60,8 @@ export interface ItemRecord {
   readonly completionTime?: number;
   readonly workValue?: number;
   readonly progressRate?: number;
+  /** Newest first; a write adds one at most (reference 4). */
+  readonly comments?: readonly Comment[];
   readonly locked: boolean;
   readonly lockedBy?: number;
   readonly lockedAt?: number;
@@ -68,4 +70,11 @@ export interface ItemRecord {
   readonly createdAt: number;
   readonly updatedAt: number;
   readonly ver: number;
+}
+
+export interface Comment {
+  readonly commentId: number;
+  readonly createdAt: number;
+  readonly creator: number;
+  readonly body: string;
 }

@@ -325,6 +325,7 @@ export function fromRecord(record: ItemRecord): Record<string, unknown> {
     CompletionTime: record.completionTime,
     WorkValue: record.workValue,
     ProgressRate: record.progressRate,
+    Comments: record.comments?.length ? record.comments : undefined,
     // Empty maps are left out (toRecord restores them): the local stream poller's SDK reads an empty map
     // back as no value at all, which stream handlers then fail to unmarshall.
     Fields: nonEmpty(record.fields),
@@ -367,6 +368,7 @@ function toRecord(item: Record<string, unknown>): ItemRecord {
     completionTime: optionalNumber(item.CompletionTime),
     workValue: optionalNumber(item.WorkValue),
     progressRate: optionalNumber(item.ProgressRate),
+    comments: Array.isArray(item.Comments) ? (item.Comments as ItemRecord['comments']) : undefined,
     locked: item.Locked === true,
     lockedBy: typeof item.LockedBy === 'number' ? item.LockedBy : undefined,
     lockedAt: typeof item.LockedAt === 'number' ? item.LockedAt : undefined,

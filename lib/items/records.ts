@@ -7,7 +7,7 @@ import { messages } from '../http/messages';
 import { type ApiResponse, apiResult } from '../http/response';
 import { useApiCall } from './api-limit';
 import { callerZone } from './caller-zone';
-import { type ItemRecord, recordHolders, type Site } from './model';
+import { type Comment, type ItemRecord, recordHolders, type Site } from './model';
 import { Permission, requirePermission, siteInTenant } from './permissions';
 import { mergeFields } from './record-fields';
 import { peopleAndTimes } from './record-people-and-times';
@@ -80,6 +80,7 @@ export async function newRecord(
     body: input.Body,
     status: input.Status,
     ...people,
+    comments: withComment(undefined, input.Comments, principal, time),
     fields: { ...fields, Attachments: files.columns },
     locked: input.Locked ?? false,
     ...(input.Locked && { lockedBy: principal.userId, lockedAt: time }),
@@ -119,6 +120,7 @@ export async function changedRecord(
     body,
     status: input.Status ?? before.status,
     ...people,
+    comments: withComment(before.comments, input.Comments, principal, time),
     fields: { ...fields, Attachments: files.columns },
     locked,
     lockedBy: locking ? principal.userId : locked ? before.lockedBy : undefined,
@@ -147,6 +149,18 @@ export async function recordInTenant(
   const item = await repository.findItem(principal.tenantId, id);
   if (item?.kind !== 'record') throw new NotFoundError(`no record ${id} in tenant ${principal.tenantId}`);
   return { site: await siteInTenant(principal, item.record.siteId), record: item.record };
+}
+
+/** The comments after a write: its one new comment first, a blank one ignored (reference 4). */
+function withComment(
+  comments: readonly Comment[] | undefined,
+  text: string | null | undefined,
+  principal: Principal,
+  time: number,
+): readonly Comment[] | undefined {
+  if (typeof text !== 'string' || text.trim() === '') return comments;
+  const commentId = Math.max(0, ...(comments ?? []).map((comment) => comment.commentId)) + 1;
+  return [{ commentId, createdAt: time, creator: principal.userId, body: text }, ...(comments ?? [])];
 }
 
 /** Fields of features Kiroku does not have are refused by name, never accepted and dropped. */

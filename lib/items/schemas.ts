@@ -98,6 +98,10 @@ export const recordFields = {
   Body: text().optional(),
   Status: integer().optional(),
   Locked: boolean().optional(),
+  /** One new comment; a blank one is ignored, as the reference does. */
+  Comments: text({ max: 65_536 }).nullable().optional(),
+  /** Kiroku keeps no history: every update is a new Ver already, so VerUp asks for nothing more. */
+  VerUp: boolean().optional(),
   Manager: integer({ min: 0 }).optional(),
   Owner: integer({ min: 0 }).optional(),
   StartTime: z.string().max(64).nullable().optional(),
@@ -126,6 +130,7 @@ export type RecordWriteInput = Record<string, unknown> & {
   Body?: string;
   Status?: number;
   Locked?: boolean;
+  Comments?: string | null;
   Manager?: number;
   Owner?: number;
   StartTime?: string | null;

@@ -68,6 +68,17 @@ export function recordView(site: Site, record: ItemRecord, zone: string): Record
     Manager: record.manager ?? 0,
     Owner: record.owner ?? 0,
     Locked: record.locked,
+    // JSON text, newest first, as the reference answers it.
+    Comments: record.comments?.length
+      ? JSON.stringify(
+          record.comments.map((comment) => ({
+            CommentId: comment.commentId,
+            CreatedTime: formatLocal(comment.createdAt, zone),
+            Creator: comment.creator,
+            Body: comment.body,
+          })),
+        )
+      : undefined,
     Creator: record.creator,
     Updator: record.updator,
     CreatedTime: time(record.createdAt),

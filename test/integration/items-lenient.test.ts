@@ -162,3 +162,60 @@ describe('dates across time zones (Service.TimeZoneDefault)', () => {
     );
   });
 });
+
+describe('every record field', () => {
+  it('round-trips Manager, Owner, the Issues fields and Comments (one added per write, newest first)', async () => {
+    const created = await post(`/api/items/${site}/create`, {
+      ApiKey: admin,
+      Title: 'All',
+      Status: 150,
+      Manager: accounts.user.userId,
+      Owner: accounts.admin.userId,
+      StartTime: '2025-04-01 09:00',
+      CompletionTime: '2025-04-30',
+      WorkValue: 8,
+      ProgressRate: 50,
+      Comments: 'first',
+      VerUp: true,
+    });
+    const id = Number(created.body.Id);
+    await post(`/api/items/${id}/update`, { ApiKey: admin, Comments: 'second', ProgressRate: 75 });
+    await post(`/api/items/${id}/update`, { ApiKey: admin, Comments: '   ' });
+    const record = await first(id);
+    expect(record).toMatchObject({
+      Title: 'All',
+      Status: 150,
+      Manager: accounts.user.userId,
+      Owner: accounts.admin.userId,
+      StartTime: '2025-04-01T09:00:00',
+      CompletionTime: '2025-04-30T00:00:00',
+      WorkValue: 8,
+      ProgressRate: 75,
+      RemainingWorkValue: 2,
+      Ver: 3,
+    });
+    const comments = JSON.parse(String(record?.Comments)) as {
+      CommentId: number;
+      Body: string;
+      Creator: number;
+    }[];
+    expect(comments.map((c) => [c.CommentId, c.Body, c.Creator])).toEqual([
+      [2, 'second', accounts.admin.userId],
+      [1, 'first', accounts.admin.userId],
+    ]);
+  });
+
+  it.each(['ProcessId', 'ProcessIds', 'ImageHash', 'MigrationMode'])(
+    'refuses %s (a feature Kiroku lacks), naming it',
+    async (field) => {
+      const result = await post(`/api/items/${site}/create`, { ApiKey: admin, Title: 'X', [field]: 1 });
+      expect(result.body).toMatchObject({ StatusCode: 400, Message: expect.stringContaining(field) });
+    },
+  );
+
+  it('refuses the Issues fields on a Results site, naming them', async () => {
+    const results = await createSite(stack.url, admin, 0, { ReferenceType: 'Results' });
+    const result = await post(`/api/items/${results}/create`, { ApiKey: admin, Title: 'X', WorkValue: 1 });
+    expect(result.body).toMatchObject({ StatusCode: 400, Message: expect.stringContaining('WorkValue') });
+  });
+});
