@@ -270,7 +270,9 @@ export const routes = [
     method: 'POST',
     path: '/api/items/{id}/create',
     handler: 'items-create',
-    tables: itemsWrite,
+    // Attachments: uploaded files attached by GUID, inline ones (Base64) stored as new files.
+    tables: { binaries: 'write', ...itemsWrite },
+    bucket: 'write',
     summary: 'Create a record in the site {id} (Create)',
     request: items.recordWriteRequest,
     response: apiResultSchema,
@@ -290,7 +292,9 @@ export const routes = [
     method: 'POST',
     path: '/api/items/{id}/update',
     handler: 'items-update',
-    tables: itemsWrite,
+    // Attachments: uploaded files attached by GUID, inline ones (Base64) stored as new files.
+    tables: { binaries: 'write', ...itemsWrite },
+    bucket: 'write',
     summary: 'Update a record (Update; a locked record only by its locker or a manager)',
     request: items.recordWriteRequest,
     response: apiResultSchema,
@@ -318,7 +322,9 @@ export const routes = [
     method: 'POST',
     path: '/api/items/{id}/upsert',
     handler: 'items-upsert',
-    tables: itemsWrite,
+    // Attachments: uploaded files attached by GUID, inline ones (Base64) stored as new files.
+    tables: { binaries: 'write', ...itemsWrite },
+    bucket: 'write',
     summary: 'Update the record of the site {id} whose Keys match, or create one (Create or Update)',
     request: items.upsertRequest,
     response: apiResultSchema,
@@ -327,7 +333,9 @@ export const routes = [
     method: 'POST',
     path: '/api/items/{id}/bulkupsert',
     handler: 'items-bulkupsert',
-    tables: itemsWrite,
+    // Attachments: uploaded files attached by GUID, inline ones (Base64) stored as new files.
+    tables: { binaries: 'write', ...itemsWrite },
+    bucket: 'write',
     summary: 'Upsert each item of Data in order; every item is checked before any is written',
     request: items.bulkUpsertRequest,
     response: apiResultSchema,

@@ -70,8 +70,11 @@ const isoDate = z
   .max(64)
   .refine((value) => parseDateTime(value, 'UTC') !== undefined, { message: 'not a date' });
 export const attachment = z.object({
-  Guid: text({ min: 1, max: 64 }),
-  Name: text({ max: 1024 }),
+  Guid: text({ min: 1, max: 64 }).optional(),
+  Name: text({ max: 1024 }).optional(),
+  /** Inline content (reference 5): a new file under a new GUID. */
+  Base64: z.string().max(6_000_000).optional(),
+  Base64Binary: z.string().max(6_000_000).optional(),
   Added: boolean().optional(),
   Deleted: boolean().optional(),
   Size: z.number().optional(),

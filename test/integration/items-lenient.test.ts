@@ -219,3 +219,56 @@ describe('every record field', () => {
     expect(result.body).toMatchObject({ StatusCode: 400, Message: expect.stringContaining('WorkValue') });
   });
 });
+
+describe('inline attachments', () => {
+  it('stores {Name, Base64} as a new file, keeps omitted ones, and removes {Guid, Deleted: 1}', async () => {
+    const created = await post(`/api/items/${site}/create`, {
+      ApiKey: admin,
+      Title: 'Files',
+      AttachmentsHash: {
+        AttachmentsA: [
+          { Name: 'a.txt', Base64: Buffer.from('hello').toString('base64') },
+          { Name: 'b.csv', Base64: Buffer.from('x,y').toString('base64'), ContentType: 'text/csv' },
+        ],
+      },
+    });
+    expect(created.body.StatusCode).toBe(200);
+    const id = Number(created.body.Id);
+    type Entry = { Guid: string; Name: string; Size: number };
+    const files = async () => ((await first(id))?.AttachmentsHash as { AttachmentsA: Entry[] }).AttachmentsA;
+    const [a, b] = await files();
+    expect([a?.Name, a?.Size, b?.Name, b?.Size]).toEqual(['a.txt', 5, 'b.csv', 3]);
+    expect(a?.Guid).toMatch(/^[0-9A-F]{32}$/);
+    const content = await post(`/api/binaries/${a?.Guid}/get`, { ApiKey: admin });
+    expect(JSON.stringify(content.body)).toContain(Buffer.from('hello').toString('base64'));
+    await post(`/api/items/${id}/update`, {
+      ApiKey: admin,
+      AttachmentsHash: { AttachmentsA: [{ Guid: a?.Guid, Deleted: 1 }, b] },
+    });
+    expect((await files()).map((entry) => entry.Name)).toEqual(['b.csv']);
+  });
+
+  it.each([
+    ['bad base64', { Name: 'x.txt', Base64: '***' }, 400],
+    ['no Name', { Base64: 'aGVsbG8=' }, 400],
+  ])('refuses %s', async (_case, entry, status) => {
+    const result = await post(`/api/items/${site}/create`, {
+      ApiKey: admin,
+      Title: 'Bad file',
+      AttachmentsHash: { AttachmentsA: [entry] },
+    });
+    expect(result.body.StatusCode).toBe(status);
+  });
+
+  it('refuses a file over BinaryStorage.MaxSize with 442', async () => {
+    useSettings(loadSettings({ ...process.env, KIROKU_PARAM_BinaryStorage_MaxSize: '0.000001' }));
+    const result = await post(`/api/items/${site}/create`, {
+      ApiKey: admin,
+      Title: 'Big file',
+      AttachmentsHash: {
+        AttachmentsA: [{ Name: 'big.txt', Base64: Buffer.from('0123456789').toString('base64') }],
+      },
+    });
+    expect(result.body.StatusCode).toBe(442);
+  });
+});
