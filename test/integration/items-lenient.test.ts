@@ -235,7 +235,8 @@ describe('inline attachments', () => {
     expect(created.body.StatusCode).toBe(200);
     const id = Number(created.body.Id);
     type Entry = { Guid: string; Name: string; Size: number };
-    const files = async () => ((await first(id))?.AttachmentsHash as { AttachmentsA: Entry[] }).AttachmentsA;
+    const files = async () =>
+      ((await first(id))?.AttachmentsHash as { AttachmentsA: Entry[] } | undefined)?.AttachmentsA ?? [];
     const [a, b] = await files();
     expect([a?.Name, a?.Size, b?.Name, b?.Size]).toEqual(['a.txt', 5, 'b.csv', 3]);
     expect(a?.Guid).toMatch(/^[0-9A-F]{32}$/);
