@@ -1,8 +1,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchBulkUpsert, printBulkUpsert } from './bulk-upsert';
 import { type BundlesResult, benchBundles } from './bundles';
 import { projectRoot } from './children';
+import { benchRecordsView, printRecordsView } from './records-view';
 import * as report from './report';
 import { benchScriptBundles } from './script-bundles';
 import { printServerScripts, serverScriptVerdicts } from './script-report';
@@ -88,6 +90,8 @@ const lookupGateway = await phase('site lookup, through the gateway', () => benc
 const upload = await phase('binary upload', () => benchUpload());
 const serverScripts = await phase('server scripts', () => benchServerScripts());
 const scriptBundles = await phase('server-script bundles', () => benchScriptBundles());
+const recordsView = await phase('records: a filtered first page of a large site', () => benchRecordsView());
+const bulkUpsert = await phase('records: bulkupsert vs single creates', () => benchBulkUpsert());
 
 for (const result of sessions) {
   report.printSessions(result);
@@ -113,6 +117,8 @@ if (serverScripts || scriptBundles) {
   printServerScripts(serverScripts, scriptBundles);
   verdicts.push(...serverScriptVerdicts(serverScripts, scriptBundles));
 }
+if (recordsView) printRecordsView(recordsView);
+if (bulkUpsert) printBulkUpsert(bulkUpsert);
 report.printVerdicts(verdicts);
 for (const failure of failures) console.log(`  could not measure: ${failure}`);
 
@@ -133,6 +139,7 @@ const results = {
   upload,
   serverScripts,
   scriptBundles,
+  records: { view: recordsView, bulkUpsert },
 };
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nWritten to ${file} (${results.durationS} s)`);

@@ -1,6 +1,6 @@
 import { endpoint } from '../lib/http/api';
 import { responseResult } from '../lib/http/response';
-import { readItem } from '../lib/items/records';
+import { readItem } from '../lib/items/record-get';
 import { itemsGet } from '../lib/routes/items';
 import { recordScripts } from '../lib/scripts/record-hooks';
 

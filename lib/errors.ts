@@ -55,6 +55,32 @@ export class OutOfBoundsError extends ApiError {
   }
 }
 
+/**
+ * A request the service understood but cannot carry out exactly (a View filter it cannot apply, a field
+ * of a feature it lacks): the message names what, so the caller can fix it. Never ignored, since an
+ * ignored filter widens what a caller may then delete (CONTRACT 5.1).
+ */
+export class UnsupportedInputError extends ApiError {
+  constructor(readonly what: string) {
+    super(400, messages.invalidRequestNaming(what), what, undefined, [{ Problem: what }]);
+  }
+}
+
+/** Upsert Keys that name no column of the table, or whose value the body does not carry. */
+export class UpsertKeyError extends ApiError {
+  constructor(keys: readonly string[]) {
+    const reason = `invalid upsert keys ${keys.join(', ')}`;
+    super(400, messages.upsertKeyInvalid(keys.join(', ')), reason, undefined, [{ Problem: reason }]);
+  }
+}
+
+/** An upsert whose Keys match more than one record. */
+export class MultipleMatchesError extends ApiError {
+  constructor(reason: string) {
+    super(400, messages.multipleMatches, reason, undefined, [{ Problem: reason }]);
+  }
+}
+
 /** 400 `Invalid json data.`: a body that is not JSON, or not of the shape every request shares. */
 export class InvalidJsonError extends ApiError {
   constructor(reason?: string, property?: string) {

@@ -2,6 +2,7 @@
 export const messages = {
   badRequest: 'Invalid request.',
   invalidJsonData: 'Invalid json data.',
+  invalidRequestNaming: (what: string) => `Invalid request. ${what}`,
   unauthorized: 'Unable to authorize.',
   hasNotPermission: 'You do not have permission to perform this operation.',
   notFound: 'The specified information was not found.',
@@ -13,6 +14,13 @@ export const messages = {
   created: (title: string) => `" ${title} " has been created.`,
   updated: (title: string) => `" ${title} " has been updated.`,
   deleted: (title: string) => `" ${title} " has been deleted.`,
+  bulkDeleted: (siteTitle: string, count: number) =>
+    `${siteTitle}: ${count} items have been deleted at once.`,
+  physicallyDeleted: (count: number) => `" ${count} " items have been physically deleted`,
+  bulkUpserted: (siteTitle: string, added: number, updated: number) =>
+    `${siteTitle}: ${added} entries have been added and ${updated} entries updated.`,
+  upsertKeyInvalid: (keys: string) => `Upsert Key is invalid.(${keys})`,
+  multipleMatches: 'There are multiple records that match the condition.',
   overLimitApi: (siteId: number, limit: number) =>
     `The API limit (${limit} Requests/Day) that can be used on the site with ID ${siteId} has been exceeded.`,
   lockedRecord: (id: number, user: string, time: string) =>

@@ -1,13 +1,67 @@
 import * as z from 'zod';
-import { MAX_LENGTH, text } from './bounds';
+import { decimal as boundedDecimal, MAX_LENGTH, text } from './bounds';
 
 // Every string a request carries has a maximum length (lib/bounds.ts): `text` takes one, always.
 export { text };
 
+/**
+ * A whole number, where a numeric string is taken as its number (`"910"`), as Newtonsoft reads an int
+ * (reference/pleasanter-items-api.md 1): whitespace and a sign allowed, `"910.0"` refused.
+ */
+export function integer(checks: { min?: number; max?: number } = {}) {
+  let number = z
+    .number()
+    .int()
+    .min(checks.min ?? Number.MIN_SAFE_INTEGER)
+    .max(checks.max ?? Number.MAX_SAFE_INTEGER);
+  number = number.min(checks.min ?? Number.MIN_SAFE_INTEGER);
+  const numeric = z
+    .string()
+    .regex(/^\s*[+-]?\d{1,16}\s*$/)
+    .transform(Number)
+    .pipe(number);
+  return z.union([number, numeric]);
+}
+
+/**
+ * A boolean as Newtonsoft reads one: true/false, a number (0 false, any other true), `"true"`/`"false"`
+ * in any case; `"1"` is refused, as there.
+ */
+export function boolean() {
+  return z.union([
+    z.boolean(),
+    z
+      .number()
+      .int()
+      .min(-(2 ** 31))
+      .max(2 ** 31 - 1)
+      .transform((value) => value !== 0),
+    z
+      .string()
+      .regex(/^\s*(true|false)\s*$/i)
+      .transform((value) => value.trim().toLowerCase() === 'true'),
+  ]);
+}
+
+/**
+ * A decimal, where a numeric string is taken as its number, thousands separators allowed (`"1,000"`), as
+ * Newtonsoft reads a decimal; finite only.
+ */
+export function decimal() {
+  const number = boundedDecimal();
+  const numeric = z
+    .string()
+    .regex(/^\s*[+-]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?\s*$/)
+    .refine((value) => /\d/.test(value), { message: 'not a number' })
+    .transform((value) => Number(value.replaceAll(',', '').trim()))
+    .pipe(number);
+  return z.union([number, numeric]);
+}
+
 /** The fields every API request may carry (spec 2.1); the stack has already checked their types. */
 export const apiRequest = {
   ApiKey: text({ max: MAX_LENGTH.apiKey }).optional(),
-  ApiVersion: z.number().optional(),
+  ApiVersion: z.union([z.number(), z.string().regex(/^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/)]).optional(),
 };
 
 /** ApiResult (spec 2.1, CONTRACT section 1). */

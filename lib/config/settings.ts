@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import * as z from 'zod';
+import { isTimeZone } from '../zoned-time';
 
 /**
  * The reference's Parameters (CONTRACT section 2): a JSON file named by KIROKU_PARAMETERS, each value
@@ -16,6 +17,11 @@ const groups = {
       .string()
       .regex(/^[A-Za-z0-9_]+$/)
       .default('Kiroku'),
+    /** The IANA zone of dates for users and tenants without their own (CONTRACT 5.1). */
+    TimeZoneDefault: z
+      .string()
+      .refine(isTimeZone, { message: 'must be an IANA time zone such as Asia/Tokyo' })
+      .default('Asia/Tokyo'),
   }),
   Security: z.strictObject({
     MimeTypeCheckOnApi: z.boolean().default(false),

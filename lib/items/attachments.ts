@@ -8,6 +8,7 @@ import {
   OverLimitSizeError,
   OverTotalLimitSizeError,
 } from '../errors';
+import { type InlineEntry, storeInlineFile } from '../files/inline-files';
 import type { Binary } from '../files/model';
 import * as repository from '../files/repository';
 import type { Site } from '../sites/model';
@@ -87,6 +88,16 @@ export async function planAttachments(
     let changed = false;
     for (const entry of entries) {
       if (entry.Deleted === true) continue;
+      if (typeof entry.Base64 === 'string' || typeof entry.Base64Binary === 'string') {
+        // Inline: always a new file under a new GUID, as the reference does.
+        const binary = await storeInlineFile(principal, recordId, column, entry as InlineEntry, time);
+        items.push(repository.insertItem(binary));
+        list.push(entryOf(binary, binary.fileName));
+        changed = true;
+        continue;
+      }
+      if (typeof entry.Guid !== 'string')
+        throw new BadRequestError(`${column}: an entry without Guid or Base64`);
       const guid = entry.Guid.toUpperCase();
       if (!GUID.test(guid)) throw new BadRequestError(`${column}: ${entry.Guid} is no GUID`);
       if (listed.has(guid)) throw new BadRequestError(`${column}: ${guid} listed twice`);

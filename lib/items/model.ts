@@ -23,6 +23,16 @@ export interface ItemRecord {
   readonly body?: string;
   readonly status?: number;
   readonly fields: RecordFields;
+  /** User ids; 0 or absent: nobody. */
+  readonly manager?: number;
+  readonly owner?: number;
+  /** Issues: instants (epoch ms); CompletionTime as stored, a date-only one already a day later. */
+  readonly startTime?: number;
+  readonly completionTime?: number;
+  readonly workValue?: number;
+  readonly progressRate?: number;
+  /** Newest first; a write adds one at most (reference 4). */
+  readonly comments?: readonly Comment[];
   readonly locked: boolean;
   readonly lockedBy?: number;
   readonly lockedAt?: number;
@@ -31,4 +41,11 @@ export interface ItemRecord {
   readonly createdAt: number;
   readonly updatedAt: number;
   readonly ver: number;
+}
+
+export interface Comment {
+  readonly commentId: number;
+  readonly createdAt: number;
+  readonly creator: number;
+  readonly body: string;
 }

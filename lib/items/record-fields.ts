@@ -1,4 +1,5 @@
-import { BadRequestError } from '../errors';
+import { BadRequestError, UnsupportedInputError } from '../errors';
+import { parseDateTime } from '../zoned-time';
 import type { RecordFields } from './model';
 import { type Family, families } from './schemas';
 
@@ -11,12 +12,16 @@ const familyNames = Object.keys(families) as Family[];
  * (CONTRACT section 1); an exact-case key wins over one that differs only in case, and a key that names
  * no column of its family is a 400.
  */
-export function mergeFields(input: Record<string, unknown>, before?: RecordFields): RecordFields {
+export function mergeFields(
+  input: Record<string, unknown>,
+  zone: string,
+  before?: RecordFields,
+): RecordFields {
   const merged = {} as Record<Family, Record<string, unknown>>;
   for (const family of familyNames) {
     const values: Record<string, unknown> = { ...before?.[family] };
     for (const [key, value] of Object.entries(input)) {
-      if (value !== undefined && columnOf(family, key) === key) values[key] = value;
+      if (value !== undefined && columnOf(family, key) === key) setValue(values, key, value);
     }
     const hash = input[`${family}Hash`] as Record<string, unknown> | undefined;
     const entries = Object.entries(hash ?? {}).sort(
@@ -25,13 +30,19 @@ export function mergeFields(input: Record<string, unknown>, before?: RecordField
     for (const [key, value] of entries) {
       const column = columnOf(family, key);
       if (!column) throw new BadRequestError(`${family}Hash: no column ${key}`);
-      values[column] = value;
+      setValue(values, column, value);
     }
     if (family === 'Date')
-      for (const [key, value] of Object.entries(values)) values[key] = toIso(value as string);
+      for (const [key, value] of Object.entries(values)) values[key] = toIso(key, value as string, zone);
     merged[family] = values;
   }
   return merged as unknown as RecordFields;
+}
+
+/** null (where the reference takes it: text and numbers) empties the column. */
+function setValue(values: Record<string, unknown>, column: string, value: unknown): void {
+  if (value === null) delete values[column];
+  else values[column] = value;
 }
 
 /** `classa` → `ClassA` for the Class family; undefined when the key is no column of the family. */
@@ -45,8 +56,13 @@ function exactLast(family: Family, key: string): number {
   return columnOf(family, key) === key ? 1 : 0;
 }
 
-/** Dates are kept as ISO 8601 UTC; one given without a zone is taken as UTC. */
-function toIso(value: string): string {
-  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(value) || !value.includes(':') ? value : `${value}Z`;
-  return new Date(zoned.replace(' ', 'T')).toISOString();
+/**
+ * Dates are kept as ISO 8601 UTC instants; one given without an offset is a wall time of the caller's
+ * zone, one with an offset is that instant (CONTRACT 5.1). Stored ones pass through unchanged.
+ */
+function toIso(name: string, value: string, zone: string): string {
+  const instant = parseDateTime(value, zone);
+  if (instant === undefined)
+    throw new UnsupportedInputError(`${name}: ${JSON.stringify(value)} is not a date.`);
+  return new Date(instant).toISOString();
 }

@@ -1,9 +1,9 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConcurrentChangeError, NotFoundError } from '../errors';
-import { containerKeys, itemKeys, orderKey } from '../sites/keys';
+import { containerKeys, itemKeys, orderKey, recentKey, statusKey } from '../sites/keys';
 import type { Site } from '../sites/model';
 import { toSite } from '../sites/repository';
-import { batchGet, type Key, queryKeys, recordsOf, table } from '../sites/store';
+import { batchGet, type Key, queryItems, queryKeys, recordsOf, table } from '../sites/store';
 import { dynamo } from '../storage/clients';
 import { isConditionFailure } from '../storage/conditions';
 import { assertItemSize } from '../storage/queries';
@@ -45,6 +45,7 @@ export async function insertRecord(record: ItemRecord, extra: readonly TransactI
       },
       { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
       count(record, 1),
+      statusCount(record, 1),
       ...extra,
     ],
     'site',
@@ -69,6 +70,9 @@ export async function updateRecord(
           ExpressionAttributeValues: { ':ver': before.ver },
         },
       },
+      ...((before.status ?? 0) === (after.status ?? 0)
+        ? []
+        : [statusCount(before, -1), statusCount(after, 1)]),
       ...extra,
     ],
     'version',
@@ -87,9 +91,117 @@ export async function deleteRecord(record: ItemRecord): Promise<void> {
         },
       },
       count(record, -1),
+      statusCount(record, -1),
     ],
     'version',
   );
+}
+
+/**
+ * Deletes records of one site, each only if unchanged since read (its Ver), 90 and the site's counts to
+ * a transaction: each transaction is whole, a later one may still find a record changed (404).
+ */
+export async function deleteRecords(records: readonly ItemRecord[]): Promise<void> {
+  for (let start = 0; start < records.length; start += 90) {
+    // Room for the site count and one count per Status among them.
+    const part = records.slice(start, start + 90);
+    const [first] = part;
+    if (!first) return;
+    await write(
+      [
+        ...part.map(
+          (record): TransactItem => ({
+            Delete: {
+              TableName: table(),
+              Key: itemKeys.item(record.tenantId, record.recordId),
+              ConditionExpression: 'Ver = :ver',
+              ExpressionAttributeValues: { ':ver': record.ver },
+            },
+          }),
+        ),
+        count(first, -part.length),
+        ...statusCounts(part, -1),
+      ],
+      'version',
+    );
+  }
+}
+
+/** A record to write in a batch: new (`before` absent) or replacing `before` if unchanged since read. */
+export interface RecordWrite {
+  readonly before?: ItemRecord;
+  readonly after: ItemRecord;
+  readonly extra: readonly TransactItem[];
+}
+
+/**
+ * Writes records of one live site in transactions of up to 80 items, with the site's counts moved once
+ * per transaction: each transaction is whole; a later one failing leaves the earlier ones written.
+ */
+export async function writeRecords(site: Site, writes: readonly RecordWrite[]): Promise<void> {
+  let chunk: RecordWrite[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (chunk.length > 0) await write(recordWrites(site, chunk), 'version');
+    chunk = [];
+    size = 0;
+  };
+  for (const next of writes) {
+    const cost = 1 + next.extra.length;
+    const repeated = chunk.some((other) => other.after.recordId === next.after.recordId);
+    if (repeated || size + cost > 80) await flush();
+    chunk.push(next);
+    size += cost;
+  }
+  await flush();
+}
+
+function recordWrites(site: Site, writes: readonly RecordWrite[]): TransactItem[] {
+  const created = writes.filter((w) => !w.before).length;
+  const statusDeltas = new Map<number, number>();
+  const move = (record: ItemRecord, delta: number) =>
+    statusDeltas.set(record.status ?? 0, (statusDeltas.get(record.status ?? 0) ?? 0) + delta);
+  const items: TransactItem[] = [
+    {
+      ConditionCheck: {
+        TableName: table(),
+        Key: itemKeys.item(site.tenantId, site.siteId),
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(Deleting)',
+      },
+    },
+  ];
+  for (const { before, after, extra } of writes) {
+    const item = fromRecord(after);
+    assertItemSize(item);
+    items.push({
+      Put: before
+        ? {
+            TableName: table(),
+            Item: item,
+            ConditionExpression: 'Ver = :ver',
+            ExpressionAttributeValues: { ':ver': before.ver },
+          }
+        : { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+    });
+    items.push(...extra);
+    if (before) move(before, -1);
+    move(after, 1);
+  }
+  const [first] = writes;
+  if (first && created > 0) items.push(count(first.after, created));
+  for (const [status, delta] of statusDeltas) {
+    if (delta === 0) continue;
+    items.push({
+      Update: {
+        TableName: table(),
+        Key: itemKeys.statusCount(site.tenantId, site.siteId, status),
+        UpdateExpression: 'ADD #count :delta',
+        ExpressionAttributeNames: { '#count': 'Count' },
+        ExpressionAttributeValues: { ':delta': delta },
+      },
+    });
+  }
+  return items;
 }
 
 export async function recordCount(site: Site): Promise<number> {
@@ -132,6 +244,50 @@ function count(record: ItemRecord, delta: number): TransactItem {
   };
 }
 
+/** A site's count of records of one Status (keys.ts statusCount), moved with the record writes. */
+function statusCount(record: ItemRecord, delta: number): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: itemKeys.statusCount(record.tenantId, record.siteId, record.status ?? 0),
+      UpdateExpression: 'ADD #count :delta',
+      ExpressionAttributeNames: { '#count': 'Count' },
+      ExpressionAttributeValues: { ':delta': delta },
+    },
+  };
+}
+
+/** One count update per Status among `records` (a transaction may name an item once). */
+function statusCounts(records: readonly ItemRecord[], sign: number): TransactItem[] {
+  const byStatus = new Map<number, { record: ItemRecord; count: number }>();
+  for (const record of records) {
+    const entry = byStatus.get(record.status ?? 0) ?? { record, count: 0 };
+    entry.count++;
+    byStatus.set(record.status ?? 0, entry);
+  }
+  return [...byStatus.values()].map(({ record, count }) => statusCount(record, sign * count));
+}
+
+/** The Status values the site's records have (those whose count is above 0). */
+export async function statusesOf(site: Site): Promise<number[]> {
+  const prefix = 'RECORDCOUNT#S';
+  const result = await queryItems({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': itemKeys.item(site.tenantId, site.siteId).pk, ':prefix': prefix },
+  });
+  return result
+    .filter((item) => Number(item.Count) > 0)
+    .map((item) => Number(String(item.sk).slice(prefix.length)));
+}
+
+/** The counts of a site's records with each of `statuses`, summed. */
+export async function statusCountOf(site: Site, statuses: readonly number[]): Promise<number> {
+  const items = await batchGet(
+    statuses.map((status) => itemKeys.statusCount(site.tenantId, site.siteId, status)),
+  );
+  return items.reduce((sum, item) => sum + Math.max(0, Number(item.Count ?? 0)), 0);
+}
+
 /**
  * A failed condition means the site is gone (an insert) or the record changed since it was read (its
  * Ver: an update or a delete, which the caller then re-reads and re-applies). A transaction conflict is a
@@ -154,12 +310,21 @@ export function fromRecord(record: ItemRecord): Record<string, unknown> {
     Kind: 'record',
     ContainerKey: containerKeys.records(record.tenantId, record.siteId),
     OrderKey: orderKey(record.recordId),
+    RecentKey: recentKey(record.updatedAt, record.recordId),
+    StatusKey: statusKey(record.tenantId, record.siteId, record.status ?? 0),
     RecordId: record.recordId,
     TenantId: record.tenantId,
     SiteId: record.siteId,
     Title: record.title,
     Body: record.body,
     Status: record.status,
+    Manager: record.manager,
+    Owner: record.owner,
+    StartTime: record.startTime,
+    CompletionTime: record.completionTime,
+    WorkValue: record.workValue,
+    ProgressRate: record.progressRate,
+    Comments: record.comments?.length ? record.comments : undefined,
     // Empty maps are left out (toRecord restores them): the local stream poller's SDK reads an empty map
     // back as no value at all, which stream handlers then fail to unmarshall.
     Fields: nonEmpty(record.fields),
@@ -196,6 +361,13 @@ function toRecord(item: Record<string, unknown>): ItemRecord {
       Check: fields.Check ?? {},
       Attachments: fields.Attachments ?? {},
     },
+    manager: optionalNumber(item.Manager),
+    owner: optionalNumber(item.Owner),
+    startTime: optionalNumber(item.StartTime),
+    completionTime: optionalNumber(item.CompletionTime),
+    workValue: optionalNumber(item.WorkValue),
+    progressRate: optionalNumber(item.ProgressRate),
+    comments: Array.isArray(item.Comments) ? (item.Comments as ItemRecord['comments']) : undefined,
     locked: item.Locked === true,
     lockedBy: typeof item.LockedBy === 'number' ? item.LockedBy : undefined,
     lockedAt: typeof item.LockedAt === 'number' ? item.LockedAt : undefined,
@@ -205,4 +377,8 @@ function toRecord(item: Record<string, unknown>): ItemRecord {
     updatedAt: Number(item.UpdatedAt),
     ver: Number(item.Ver),
   };
+}
+
+function optionalNumber(value: unknown): number | undefined {
+  return typeof value === 'number' ? value : undefined;
 }

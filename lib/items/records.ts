@@ -1,26 +1,23 @@
 import type { Principal } from '../accounts/principal';
 import { getUser } from '../accounts/repository';
 import { now } from '../clock';
-import { BadRequestError, LockedRecordError, NotFoundError } from '../errors';
+import { BadRequestError, LockedRecordError, NotFoundError, UnsupportedInputError } from '../errors';
 import { messages } from '../messages';
-import type { Outcome, Reading } from '../results';
+import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
-import { integratedSites } from '../sites/integrated-sites';
 import { recordHolders, type Site } from '../sites/model';
 import { Permission, requirePermission, siteInTenant } from '../sites/permissions';
 import { nextItemId } from '../sites/store';
 import { retryOnConcurrentChange } from '../storage/retry';
 import { planAttachments } from './attachments';
-import type { ItemRecord } from './model';
+import { callerZone } from './caller-zone';
+import type { Comment, ItemRecord } from './model';
 import { mergeFields } from './record-fields';
-import { recordCountOf, recordPageOf } from './record-pages';
+import { peopleAndTimes } from './record-people-and-times';
+import type { TransactItem } from './record-repository';
 import * as repository from './record-repository';
-import { loadingAll, noScripts, type RecordScripts } from './record-scripts';
+import { noScripts, type RecordScripts } from './record-scripts';
 import type { RecordWriteInput } from './schemas';
-import { recordView } from './views';
-
-/** The reference's Api.PageSize: the most records one read returns. */
-export const PAGE_SIZE = 200;
 
 export async function createRecord(
   principal: Principal,
@@ -32,76 +29,11 @@ export async function createRecord(
   requireRecordHolder(site);
   await requirePermission(principal, site, Permission.Create);
   const limits = await useApiCall(site);
-  const time = now();
-  const recordId = await nextItemId();
-  const fields = mergeFields(input);
-  const files = await planAttachments(
-    principal,
-    site,
-    recordId,
-    undefined,
-    fields.Attachments,
-    [input.Body, ...Object.values(fields.Description)],
-    time,
-  );
-  const draft: ItemRecord = {
-    recordId,
-    tenantId: principal.tenantId,
-    siteId,
-    title: input.Title ?? '',
-    body: input.Body,
-    status: input.Status,
-    fields: { ...fields, Attachments: files.columns },
-    locked: input.Locked ?? false,
-    ...(input.Locked && { lockedBy: principal.userId, lockedAt: time }),
-    creator: principal.userId,
-    updator: principal.userId,
-    createdAt: time,
-    updatedAt: time,
-    ver: 1,
-  };
+  const { record: draft, extra } = await newRecord(principal, site, input, await nextItemId(), now());
   const record = await scripts.before('BeforeCreate', site, draft);
-  await retryOnConcurrentChange(() => repository.insertRecord(record, files.items));
+  await retryOnConcurrentChange(() => repository.insertRecord(record, extra));
   await scripts.after('AfterCreate', site, record);
   return { id: record.recordId, message: messages.created(record.title), ...limits };
-}
-
-/**
- * `items/{id}/get`: one record, or, when {id} is a site, a page of its records and its integrated sites'
- * records, in id order.
- */
-export async function readItem(
-  principal: Principal,
-  id: number,
-  paging: { Offset?: number; PageSize?: number },
-  scripts: RecordScripts = noScripts,
-): Promise<Reading> {
-  const item = await repository.findItem(principal.tenantId, id);
-  if (!item) throw new NotFoundError(`no item ${id} in tenant ${principal.tenantId}`);
-  const site = item.kind === 'site' ? item.site : await siteInTenant(principal, item.record.siteId);
-  requireRecordHolder(site);
-  await requirePermission(principal, site, Permission.Read);
-  const limits = await useApiCall(site);
-  const pageSize = paging.PageSize ?? PAGE_SIZE;
-  // A site's read shows its integrated sites' records too; they are all of its kind, so one view fits.
-  const sites = item.kind === 'site' ? await integratedSites(principal, site) : [];
-  const response =
-    item.kind === 'record'
-      ? {
-          Offset: 0,
-          PageSize: pageSize,
-          TotalCount: 1,
-          Data: [recordView(site, await scripts.loading(site, item.record))],
-        }
-      : {
-          Offset: paging.Offset ?? 0,
-          PageSize: pageSize,
-          TotalCount: await recordCountOf(sites),
-          Data: (
-            await loadingAll(scripts, sites, await recordPageOf(sites, paging.Offset ?? 0, pageSize))
-          ).map((record) => recordView(site, record)),
-        };
-  return { response, limits };
 }
 
 /**
@@ -122,40 +54,93 @@ export async function updateRecord(
   const title = await retryOnConcurrentChange(async () => {
     const before = read ?? (await recordInSite(principal, site, id));
     read = undefined;
-    return applyUpdate(principal, site, before, input, scripts);
+    await requireUnlocked(principal, before);
+    const { after: draft, extra } = await changedRecord(principal, site, before, input, now());
+    const after = await scripts.before('BeforeUpdate', site, draft, before);
+    await repository.updateRecord(before, after, extra);
+    await scripts.after('AfterUpdate', site, after, before);
+    return after.title;
   });
   return { id, message: messages.updated(title), ...limits };
 }
 
-/** One read-apply-write of an update; the new title. */
-async function applyUpdate(
+/** What a write's fields become, checked: a field Kiroku cannot store is refused before anything is. */
+export function checkedInput(principal: Principal, site: Site, input: RecordWriteInput, before?: ItemRecord) {
+  refuseMissingFeatures(input);
+  const zone = callerZone(principal);
+  return {
+    fields: mergeFields(input, zone, before?.fields),
+    people: peopleAndTimes(site, input, zone, before),
+  };
+}
+
+/** A new record of the site from a create body, and the writes of the files it takes. */
+export async function newRecord(
+  principal: Principal,
+  site: Site,
+  input: RecordWriteInput,
+  recordId: number,
+  time: number,
+): Promise<{ record: ItemRecord; extra: TransactItem[] }> {
+  const { fields, people } = checkedInput(principal, site, input);
+  const files = await planAttachments(
+    principal,
+    site,
+    recordId,
+    undefined,
+    fields.Attachments,
+    [input.Body, ...Object.values(fields.Description)],
+    time,
+  );
+  const record: ItemRecord = {
+    recordId,
+    tenantId: principal.tenantId,
+    siteId: site.siteId,
+    title: input.Title ?? '',
+    body: input.Body,
+    status: input.Status,
+    ...people,
+    comments: withComment(undefined, input.Comments, principal, time),
+    fields: { ...fields, Attachments: files.columns },
+    locked: input.Locked ?? false,
+    ...(input.Locked && { lockedBy: principal.userId, lockedAt: time }),
+    creator: principal.userId,
+    updator: principal.userId,
+    createdAt: time,
+    updatedAt: time,
+    ver: 1,
+  };
+  return { record, extra: files.items };
+}
+
+/** The record after an update body, and the writes of the files it takes or lets go. */
+export async function changedRecord(
   principal: Principal,
   site: Site,
   before: ItemRecord,
   input: RecordWriteInput,
-  scripts: RecordScripts,
-): Promise<string> {
-  const id = before.recordId;
-  await requireUnlocked(principal, before);
-  const time = now();
+  time: number,
+): Promise<{ after: ItemRecord; extra: TransactItem[] }> {
   const locking = input.Locked === true && !before.locked;
   const locked = input.Locked ?? before.locked;
-  const fields = mergeFields(input, before.fields);
+  const { fields, people } = checkedInput(principal, site, input, before);
   const body = input.Body ?? before.body;
   const files = await planAttachments(
     principal,
     site,
-    id,
+    before.recordId,
     before,
     fields.Attachments,
     [body, ...Object.values(fields.Description)],
     time,
   );
-  const draft: ItemRecord = {
+  const after: ItemRecord = {
     ...before,
     title: input.Title ?? before.title,
     body,
     status: input.Status ?? before.status,
+    ...people,
+    comments: withComment(before.comments, input.Comments, principal, time),
     fields: { ...fields, Attachments: files.columns },
     locked,
     lockedBy: locking ? principal.userId : locked ? before.lockedBy : undefined,
@@ -164,10 +149,7 @@ async function applyUpdate(
     updatedAt: time,
     ver: before.ver + 1,
   };
-  const after = await scripts.before('BeforeUpdate', site, draft, before);
-  await repository.updateRecord(before, after, files.items);
-  await scripts.after('AfterUpdate', site, after, before);
-  return after.title;
+  return { after, extra: files.items };
 }
 
 export async function deleteRecord(
@@ -209,8 +191,29 @@ export async function recordInTenant(
   return { site: await siteInTenant(principal, item.record.siteId), record: item.record };
 }
 
+/** The comments after a write: its one new comment first, a blank one ignored (reference 4). */
+function withComment(
+  comments: readonly Comment[] | undefined,
+  text: string | null | undefined,
+  principal: Principal,
+  time: number,
+): readonly Comment[] | undefined {
+  if (typeof text !== 'string' || text.trim() === '') return comments;
+  const commentId = Math.max(0, ...(comments ?? []).map((comment) => comment.commentId)) + 1;
+  return [{ commentId, createdAt: time, creator: principal.userId, body: text }, ...(comments ?? [])];
+}
+
+/** Fields of features Kiroku does not have are refused by name, never accepted and dropped. */
+function refuseMissingFeatures(input: RecordWriteInput): void {
+  for (const name of ['ProcessId', 'ProcessIds', 'ImageHash', 'MigrationMode']) {
+    if (input[name] !== undefined && input[name] !== null) {
+      throw new UnsupportedInputError(`${name}: this feature is not available.`);
+    }
+  }
+}
+
 /** Folders and dashboards hold no records: the reference answers BadRequest for their record calls. */
-function requireRecordHolder(site: Site): void {
+export function requireRecordHolder(site: Site): void {
   if (!recordHolders.has(site.referenceType)) {
     throw new BadRequestError(`site ${site.siteId} (${site.referenceType}) holds no records`);
   }

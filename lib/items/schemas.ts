@@ -1,30 +1,34 @@
 import * as z from 'zod';
-import { decimal, int32, integer, MAX_LENGTH, id as storedId } from '../bounds';
-import { apiRequest, pagedSchema, text } from '../schema';
+import { freeForm, MAX_LENGTH, id as storedId } from '../bounds';
+import { apiRequest, boolean, decimal, integer, pagedSchema, text } from '../schema';
+import { parseDateTime } from '../zoned-time';
 
 // Record fields (CONTRACT section 5): each family A–Z, directly or inside its hash.
 const letters = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+/** The date forms the reference reads (`2025/1/20`, `2025-01-20 10:00`, ISO 8601); the zone is applied later. */
 const isoDate = z
   .string()
   .max(40)
-  .regex(/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/)
-  .refine((value) => !Number.isNaN(Date.parse(value)), { message: 'not a date' });
+  .refine((value) => parseDateTime(value, 'UTC') !== undefined, { message: 'not a date' });
 export const attachment = z.object({
-  Guid: text({ min: 1, max: 64 }),
-  Name: text({ max: MAX_LENGTH.title }),
-  Added: z.boolean().optional(),
-  Deleted: z.boolean().optional(),
+  Guid: text({ min: 1, max: 64 }).optional(),
+  Name: text({ max: MAX_LENGTH.title }).optional(),
+  /** Inline content (reference 5): a new file under a new GUID. */
+  Base64: z.string().max(6_000_000).optional(),
+  Base64Binary: z.string().max(6_000_000).optional(),
+  Added: boolean().optional(),
+  Deleted: boolean().optional(),
   Size: storedId().optional(),
   Extension: text({ max: MAX_LENGTH.name }).optional(),
   ContentType: text({ max: MAX_LENGTH.name }).optional(),
 });
 
 export const families = {
-  Class: text({ max: MAX_LENGTH.title }),
-  Num: decimal(),
+  Class: text({ max: MAX_LENGTH.title }).nullable(),
+  Num: decimal().nullable(),
   Date: isoDate,
-  Description: text({ max: MAX_LENGTH.text }),
-  Check: z.boolean(),
+  Description: text({ max: MAX_LENGTH.text }).nullable(),
+  Check: boolean(),
   Attachments: z.array(attachment).max(1000),
 } as const;
 export type Family = keyof typeof families;
@@ -36,8 +40,26 @@ function familyFields<F extends Family>(family: F) {
 export const recordFields = {
   Title: text({ max: MAX_LENGTH.title }).optional(),
   Body: text({ max: MAX_LENGTH.text }).optional(),
-  Status: int32().optional(),
-  Locked: z.boolean().optional(),
+  Status: integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).optional(),
+  Locked: boolean().optional(),
+  /** One new comment; a blank one is ignored, as the reference does. */
+  Comments: text({ max: 65_536 }).nullable().optional(),
+  /** Kiroku keeps no history: every update is a new Ver already, so VerUp asks for nothing more. */
+  VerUp: boolean().optional(),
+  Manager: integer({ min: 0 }).optional(),
+  Owner: integer({ min: 0 }).optional(),
+  StartTime: z.string().max(40).nullable().optional(),
+  CompletionTime: z.string().max(40).nullable().optional(),
+  WorkValue: decimal().nullable().optional(),
+  ProgressRate: decimal().nullable().optional(),
+  // Shown by get, ignored by create and update; an upsert may match on them (reference 4, 6).
+  ResultId: integer({ min: 0 }).optional(),
+  IssueId: integer({ min: 0 }).optional(),
+  // Features Kiroku lacks: taken only to be refused by name (CONTRACT 5.1), never dropped.
+  ProcessId: z.unknown().optional(),
+  ProcessIds: z.unknown().optional(),
+  ImageHash: z.unknown().optional(),
+  MigrationMode: z.unknown().optional(),
   ...Object.fromEntries(
     (Object.keys(families) as Family[]).flatMap((family) => [
       ...Object.entries(familyFields(family)),
@@ -52,12 +74,22 @@ export type RecordWriteInput = Record<string, unknown> & {
   Body?: string;
   Status?: number;
   Locked?: boolean;
+  Comments?: string | null;
+  Manager?: number;
+  Owner?: number;
+  StartTime?: string | null;
+  CompletionTime?: string | null;
+  WorkValue?: number | null;
+  ProgressRate?: number | null;
 };
 
 export const recordGetRequest = z.object({
   ...apiRequest,
-  Offset: integer(0, 2 ** 31 - 1).optional(),
-  PageSize: z.number().int().min(1).max(200).optional(),
+  Offset: integer({ min: 0, max: 2 ** 31 - 1 }).optional(),
+  /** 1–199 kept, anything else read as 200 (reference 2). */
+  PageSize: integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).optional(),
+  /** Compiled against the site's columns (lib/items/view/view.ts): what it cannot apply is a 400. */
+  View: freeForm().nullable().optional(),
 });
 
 export const recordSchema = z
@@ -79,4 +111,45 @@ export const recordSchema = z
 export const recordPaged = pagedSchema(recordSchema).extend({
   LimitPerDate: z.number().int().optional(),
   LimitRemaining: z.number().int().optional(),
+});
+
+const view = z.record(z.string(), z.unknown()).nullable().optional();
+
+export const bulkDeleteRequest = z.object({
+  ...apiRequest,
+  Selected: z
+    .array(integer({ min: 0 }))
+    .max(100_000)
+    .nullable()
+    .optional(),
+  All: boolean().optional(),
+  View: view,
+  PhysicalDelete: boolean().optional(),
+});
+
+export const upsertRequest = z.object({
+  ...apiRequest,
+  ...recordFields,
+  Keys: z
+    .array(text({ max: 64 }))
+    .max(100)
+    .nullable()
+    .optional(),
+  View: view,
+});
+
+export const bulkUpsertRequest = z.object({
+  ...apiRequest,
+  Keys: z
+    .array(text({ max: 64 }))
+    .max(100)
+    .nullable()
+    .optional(),
+  View: view,
+  KeyNotFoundCreate: boolean().optional(),
+  // 10,000 items: well within the request's 6 MB; the reference's default has no limit.
+  Data: z
+    .array(z.object({ ...apiRequest, ...recordFields }))
+    .max(10_000)
+    .optional(),
 });

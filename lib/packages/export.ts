@@ -1,6 +1,7 @@
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
 import { BadRequestError } from '../errors';
+import { callerZone } from '../items/caller-zone';
 import { recordCount, recordPage } from '../items/record-repository';
 import { recordView } from '../items/views';
 import { recordHolders, type Site } from '../sites/model';
@@ -61,6 +62,7 @@ async function readableSubtree(principal: Principal, root: Site): Promise<Site[]
 
 async function recordsOf(principal: Principal, sites: readonly Site[]): Promise<Record<string, unknown>[]> {
   const holders = sites.filter((site) => recordHolders.has(site.referenceType));
+  const zone = callerZone(principal);
   for (const site of holders) await requirePermission(principal, site, Permission.Export);
   const counts = await Promise.all(holders.map(recordCount));
   if (counts.reduce((sum, count) => sum + count, 0) > MAX_PACKAGE_RECORDS) {
@@ -68,7 +70,7 @@ async function recordsOf(principal: Principal, sites: readonly Site[]): Promise<
   }
   const pages = await Promise.all(
     holders.map(async (site) =>
-      (await recordPage(site, 0, MAX_PACKAGE_RECORDS)).map((r) => recordView(site, r)),
+      (await recordPage(site, 0, MAX_PACKAGE_RECORDS)).map((r) => recordView(site, r, zone)),
     ),
   );
   return pages.flat();

@@ -2,6 +2,7 @@ import type { Principal } from '../accounts/principal';
 import { tenantOfPrincipal } from '../accounts/repository';
 import { now } from '../clock';
 import { BadRequestError } from '../errors';
+import { callerZone } from '../items/caller-zone';
 import type { ItemRecord } from '../items/model';
 import { mergeFields } from '../items/record-fields';
 import type { Outcome } from '../results';
@@ -113,7 +114,7 @@ function importedRecord(
     title: input.Title ?? '',
     body: input.Body,
     status: input.Status,
-    fields: mergeFields(input),
+    fields: mergeFields(input, callerZone(principal)),
     locked: false,
     creator: principal.userId,
     updator: principal.userId,

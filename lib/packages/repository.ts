@@ -23,19 +23,20 @@ const MAX_TRANSACTION_BYTES = 4_000_000;
 
 /** The records of sites yet to be created, and each site's record count; the keys written. */
 export async function stageRecords(records: readonly ItemRecord[]): Promise<Key[]> {
-  const counts = new Map<string, { tenantId: number; siteId: number; count: number }>();
-  for (const record of records) {
-    const key = `${record.tenantId}/${record.siteId}`;
-    const entry = counts.get(key) ?? { tenantId: record.tenantId, siteId: record.siteId, count: 0 };
+  // Each site's record count, and its count per Status (keys.ts statusCount).
+  const counts = new Map<string, { key: { pk: string; sk: string }; count: number }>();
+  const add = (key: { pk: string; sk: string }) => {
+    const entry = counts.get(`${key.pk}/${key.sk}`) ?? { key, count: 0 };
     entry.count++;
-    counts.set(key, entry);
+    counts.set(`${key.pk}/${key.sk}`, entry);
+  };
+  for (const record of records) {
+    add(itemKeys.recordCount(record.tenantId, record.siteId));
+    add(itemKeys.statusCount(record.tenantId, record.siteId, record.status ?? 0));
   }
   const items = [
     ...records.map(fromRecord),
-    ...[...counts.values()].map(({ tenantId, siteId, count }) => ({
-      ...itemKeys.recordCount(tenantId, siteId),
-      Count: count,
-    })),
+    ...[...counts.values()].map(({ key, count }) => ({ ...key, Count: count })),
   ];
   for (const item of items) assertItemSize(item);
   const keys = items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));

@@ -5,6 +5,8 @@ import { itemsWrite, type Route } from './route';
 
 // Server scripts run on these routes, and their items.GetClosestSite reads the site-name index.
 const scripted = { ...itemsWrite, siteIndexes: 'read' } as const;
+// Attachments: uploaded files attached by GUID, inline ones (Base64) stored as new files.
+const attaching = { ...scripted, binaries: 'write' } as const;
 
 /** Records (CONTRACT sections 5, 5.1). */
 
@@ -12,7 +14,8 @@ export const itemsCreate = {
   method: 'POST',
   path: '/api/items/{id}/create',
   handler: 'items-create',
-  tables: scripted,
+  tables: attaching,
+  bucket: 'write',
   summary: 'Create a record in the site {id} (Create)',
   request: items.recordWriteRequest,
   response: apiResultSchema,
@@ -34,7 +37,8 @@ export const itemsUpdate = {
   method: 'POST',
   path: '/api/items/{id}/update',
   handler: 'items-update',
-  tables: scripted,
+  tables: attaching,
+  bucket: 'write',
   summary: 'Update a record (Update; a locked record only by its locker or a manager)',
   request: items.recordWriteRequest,
   response: apiResultSchema,
@@ -47,5 +51,38 @@ export const itemsDelete = {
   tables: scripted,
   summary: 'Delete a record (Delete)',
   request: accounts.emptyRequest,
+  response: apiResultSchema,
+} as const satisfies Route;
+
+export const itemsBulkdelete = {
+  method: 'POST',
+  path: '/api/items/{id}/bulkdelete',
+  handler: 'items-bulkdelete',
+  tables: itemsWrite,
+  summary:
+    'Delete the records of the site {id} that Selected (or All but Selected) and the View name (Delete)',
+  request: items.bulkDeleteRequest,
+  response: apiResultSchema,
+} as const satisfies Route;
+
+export const itemsUpsert = {
+  method: 'POST',
+  path: '/api/items/{id}/upsert',
+  handler: 'items-upsert',
+  tables: { binaries: 'write', ...itemsWrite },
+  bucket: 'write',
+  summary: 'Update the record of the site {id} whose Keys match, or create one (Create or Update)',
+  request: items.upsertRequest,
+  response: apiResultSchema,
+} as const satisfies Route;
+
+export const itemsBulkupsert = {
+  method: 'POST',
+  path: '/api/items/{id}/bulkupsert',
+  handler: 'items-bulkupsert',
+  tables: { binaries: 'write', ...itemsWrite },
+  bucket: 'write',
+  summary: 'Upsert each item of Data in order; every item is checked before any is written',
+  request: items.bulkUpsertRequest,
   response: apiResultSchema,
 } as const satisfies Route;

@@ -1,3 +1,4 @@
+import { serviceZone } from '../items/caller-zone';
 import type { ItemRecord } from '../items/model';
 import { mergeFields } from '../items/record-fields';
 import { type Family, recordFields } from '../items/schemas';
@@ -15,7 +16,7 @@ export type FlatModel = Record<string, unknown>;
 const hashes = ['ClassHash', 'NumHash', 'DateHash', 'DescriptionHash', 'CheckHash', 'AttachmentsHash'];
 
 export function toModel(site: Site, record: ItemRecord): FlatModel {
-  const view = recordView(site, record);
+  const view = recordView(site, record, serviceZone());
   const model: FlatModel = {};
   for (const [key, value] of Object.entries(view)) {
     if (value === undefined) continue;
@@ -71,7 +72,7 @@ export function applyModel(
     title: Title ?? record.title,
     body: Body ?? record.body,
     status: Status ?? record.status,
-    fields: { ...mergeFields(columns, record.fields), Attachments: record.fields.Attachments },
+    fields: { ...mergeFields(columns, serviceZone(), record.fields), Attachments: record.fields.Attachments },
   };
 }
 

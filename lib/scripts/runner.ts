@@ -18,7 +18,7 @@ export interface ScriptRequest {
     readonly requestContext: { readonly http: { readonly method: string } };
   };
   readonly action: string;
-  readonly apiVersion?: number;
+  readonly apiVersion?: number | string;
   /** The `{id}` of the path. */
   readonly id: number;
 }
@@ -165,7 +165,7 @@ export class RequestScripts {
       HttpMethod: event.requestContext.http.method,
       Controller: 'items',
       Action: action,
-      ApiVersion: apiVersion ?? 1.0,
+      ApiVersion: apiVersion === undefined ? 1.0 : Number(apiVersion),
     };
   }
 

@@ -14,6 +14,11 @@ export const itemKeys = {
   item: (tenantId: number, id: number) => ({ pk: item(tenantId, id), sk: 'ITEM' }),
   /** A site's record count, beside the site, so record writes never touch the site item (nor its stream). */
   recordCount: (tenantId: number, siteId: number) => ({ pk: item(tenantId, siteId), sk: 'RECORDCOUNT' }),
+  /** A site's count of records with one Status (an empty Status counts as 0), beside its record count. */
+  statusCount: (tenantId: number, siteId: number, status: number) => ({
+    pk: item(tenantId, siteId),
+    sk: `RECORDCOUNT#S${status}`,
+  }),
   /** A site's API calls on one UTC day (Api.LimitPerSite); deleted with the site. */
   apiCount: (tenantId: number, siteId: number, day: string) => ({
     pk: item(tenantId, siteId),
@@ -29,3 +34,14 @@ export const containerKeys = {
 
 /** The `TenantSites` index: every site of a tenant. */
 export const tenantSitesKey = (tenantId: number) => `T${tenantId}#SITES`;
+
+/**
+ * The reference's default order, UpdatedTime descending then id descending, as an ascending string: the
+ * sort key of the `RecentRecords` and `RecordsByStatus` indexes.
+ */
+export const recentKey = (updatedAt: number, recordId: number) =>
+  `${String(9_999_999_999_999 - updatedAt).padStart(13, '0')}#${String(999_999_999_999_999 - recordId).padStart(15, '0')}`;
+
+/** The `RecordsByStatus` index: a site's records of one Status (an empty Status is 0). */
+export const statusKey = (tenantId: number, siteId: number, status: number) =>
+  `T${tenantId}#RECORDS#${siteId}#S${status}`;

@@ -69,4 +69,7 @@ export const siteSchema = z
   })
   .meta({ id: 'Site' });
 
-export const siteResponse = z.object({ StatusCode: z.literal(200), Response: siteSchema });
+export const siteResponse = z.object({
+  StatusCode: z.literal(200),
+  Response: z.object({ Data: siteSchema }),
+});

@@ -54,7 +54,7 @@ export async function createSite(
 export async function readSite(principal: Principal, siteId: number): Promise<Record<string, unknown>> {
   const site = await siteInTenant(principal, siteId);
   await requirePermission(principal, site, Permission.Read);
-  return siteView(site);
+  return { Data: siteView(site) };
 }
 
 /**

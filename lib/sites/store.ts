@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as batch from '../storage/batch';
 import { dynamo } from '../storage/clients';
-import { type Key, type QueryInput, queryKeys as queryTableKeys } from '../storage/queries';
+import { type Key, type QueryInput, queryAll, queryKeys as queryTableKeys } from '../storage/queries';
 import { tableName } from '../storage/tables';
 import { containerKeys, itemKeys } from './keys';
 
@@ -66,4 +66,11 @@ export function recordsOf(tenantId: number, siteId: number) {
     KeyConditionExpression: 'ContainerKey = :container',
     ExpressionAttributeValues: { ':container': containerKeys.records(tenantId, siteId) },
   };
+}
+
+/** Every item a query on the Items table finds, page by page (for small sets: a site's counters). */
+export async function queryItems(input: Omit<QueryInput, 'TableName'>): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for await (const item of queryAll({ ...input, TableName: table() })) items.push(item);
+  return items;
 }

@@ -58,6 +58,10 @@ export const tables = {
       // walks past index entries, which stay tiny this way, and record writes do not pay twice for
       // their whole item; a page's items are then read from the table by key.
       { name: 'Contents', partitionKey: 'ContainerKey', sortKey: 'OrderKey', projection: 'KEYS_ONLY' },
+      // A site's records of one Status in the reference's default order (UpdatedTime desc, id desc);
+      // the Status values present are the site's per-Status counts, so a first page, filtered by Status
+      // or not, reads about one page of entries and items. One index: CloudFormation adds one per update.
+      { name: 'RecordsByStatus', partitionKey: 'StatusKey', sortKey: 'RecentKey', projection: 'KEYS_ONLY' },
       // Every site of a tenant, with what a site tree needs but not SiteSettings, which can be large.
       {
         name: 'TenantSites',

@@ -12,6 +12,7 @@ export const layers: readonly (readonly string[])[] = [
     'lib/log.ts',
     'lib/clock.ts',
     'lib/results.ts',
+    'lib/zoned-time.ts',
     'lib/schema.ts',
     'lib/bounds.ts',
     'lib/query-strings.ts',

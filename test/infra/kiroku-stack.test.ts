@@ -392,7 +392,7 @@ describe('KirokuStack', () => {
       const names = ((table?.Properties.GlobalSecondaryIndexes ?? []) as { IndexName: string }[]).map(
         (i) => i.IndexName,
       );
-      expect(names).toEqual(['Contents', 'TenantSites']);
+      expect(names).toEqual(['Contents', 'RecordsByStatus', 'TenantSites']);
       expect(table?.Properties.TimeToLiveSpecification).toBeUndefined();
     });
 

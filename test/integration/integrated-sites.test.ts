@@ -120,7 +120,7 @@ describe('integrated sites', () => {
       await settles(() => shown(theirMain, accounts.other.apiKey), ascending(theirMain, theirs));
     });
 
-    it('merges the records in id order and pages them as one list', async () => {
+    it('merges the records in the default order (latest update first) and pages them as one list', async () => {
       const other = await createSite(stack.url, admin, 0, { ReferenceType: 'Results', SiteName: 'merge' });
       const main = await createSite(stack.url, admin, 0, {
         ReferenceType: 'Results',
@@ -130,6 +130,7 @@ describe('integrated sites', () => {
       for (const site of [main, other, other, main, other, main]) {
         ids.push(await createRecord(stack.url, admin, site));
       }
+      ids.reverse();
       const read = async (body: object) => {
         const result = await page(main, admin, body);
         return { TotalCount: result.TotalCount, Ids: result.Data.map((record) => record.ResultId) };

@@ -56,6 +56,7 @@ describe('records', () => {
         Message: '" First " has been created.',
       });
       const id = Number(created.body.Id);
+      const localTime = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?$/);
       expect(await get(id, writer.apiKey)).toEqual({
         StatusCode: 200,
         Response: {
@@ -65,21 +66,31 @@ describe('records', () => {
           Data: [
             {
               SiteId: table,
+              UpdatedTime: localTime,
               IssueId: id,
               Ver: 1,
               Title: 'First',
               Body: 'text',
+              StartTime: '1899-12-30T00:00:00',
+              CompletionTime: '1899-12-30T00:00:00',
+              WorkValue: 0,
+              ProgressRate: 0,
+              RemainingWorkValue: 0,
               Status: 100,
+              Manager: 0,
+              Owner: 0,
               Locked: false,
-              ClassHash: { ClassA: 'a' },
-              NumHash: { NumB: 1.5 },
-              DateHash: { DateC: '2024-05-05T22:08:09.000Z' },
-              DescriptionHash: { DescriptionD: 'long' },
-              CheckHash: { CheckE: true },
               Creator: writer.userId,
               Updator: writer.userId,
-              CreatedTime: expect.stringMatching(/Z$/),
-              UpdatedTime: expect.stringMatching(/Z$/),
+              CreatedTime: localTime,
+              ItemTitle: 'First',
+              ApiVersion: 1.1,
+              ClassHash: { ClassA: 'a' },
+              NumHash: { NumB: 1.5 },
+              // Asia/Tokyo, Service.TimeZoneDefault's default: the +09:00 instant reads as given.
+              DateHash: { DateC: '2024-05-06T07:08:09' },
+              DescriptionHash: { DescriptionD: 'long' },
+              CheckHash: { CheckE: true },
             },
           ],
         },
@@ -118,20 +129,34 @@ describe('records', () => {
       });
     });
 
-    it.each(['Sites', 'Dashboards'])('answers 400 for records of a %s site', async (referenceType) => {
-      const site = await createSite(stack.url, admin, 0, { ReferenceType: referenceType });
-      expect((await post(`/api/items/${site}/create`, { ApiKey: admin })).body.StatusCode).toBe(400);
-      expect((await get(site)).StatusCode).toBe(400);
+    it.each(['Sites', 'Dashboards'])(
+      'answers 400 for creating records in a %s site',
+      async (referenceType) => {
+        const site = await createSite(stack.url, admin, 0, { ReferenceType: referenceType });
+        expect((await post(`/api/items/${site}/create`, { ApiKey: admin })).body.StatusCode).toBe(400);
+      },
+    );
+
+    it('answers a folder get with the folder as one object, and a dashboard get with 404', async () => {
+      const folder = await createSite(stack.url, admin, 0, { ReferenceType: 'Sites', Title: 'Folder' });
+      expect(await get(folder)).toEqual({
+        StatusCode: 200,
+        Response: {
+          Data: expect.objectContaining({ SiteId: folder, Title: 'Folder', ReferenceType: 'Sites' }),
+        },
+      });
+      const dashboard = await createSite(stack.url, admin, 0, { ReferenceType: 'Dashboards' });
+      expect((await get(dashboard)).StatusCode).toBe(404);
     });
 
-    it('pages the records of a site in id order', async () => {
+    it('pages the records of a site, latest update first (the reference default order)', async () => {
       const site = await createSite(stack.url, admin, 0, { ReferenceType: 'Results' });
       const ids = [];
       for (let n = 0; n < 5; n++) ids.push(await record({ Title: `r${n}` }, admin, site));
       const page = await get(site, admin, { Offset: 2, PageSize: 2 });
       expect(page).toMatchObject({ StatusCode: 200, Response: { Offset: 2, PageSize: 2, TotalCount: 5 } });
       const data = (page.Response as { Data: { ResultId: number }[] }).Data;
-      expect(data.map((r) => r.ResultId)).toEqual(ids.slice(2, 4));
+      expect(data.map((r) => r.ResultId)).toEqual([...ids].reverse().slice(2, 4));
       const all = (await get(site)).Response as { PageSize: number; Data: unknown[] };
       expect(all).toMatchObject({ PageSize: 200, TotalCount: 5 });
       expect(all.Data).toHaveLength(5);
@@ -163,9 +188,27 @@ describe('records', () => {
     });
 
     it.each([
-      ['create', 'Create', 'site', `User,-1,13`],
       ['get', 'Read', 'record', `User,-1,14`],
       ['get', 'Read (a page)', 'site', `User,-1,14`],
+    ])(
+      'answers %s without %s as if nothing were there (404, as the reference)',
+      async (route, _flag, kind, permission) => {
+        const site = await createSite(stack.url, admin, 0, {
+          ReferenceType: 'Results',
+          Permissions: [permission],
+        });
+        const id = kind === 'site' ? site : await record({}, admin, site);
+        const result = await post(`/api/items/${id}/${route}`, { ApiKey: accounts.user.apiKey });
+        expect(result.body).toEqual({
+          Id: id,
+          StatusCode: 404,
+          Message: 'The specified information was not found.',
+        });
+      },
+    );
+
+    it.each([
+      ['create', 'Create', 'site', `User,-1,13`],
       ['update', 'Update', 'record', `User,-1,11`],
       ['delete', 'Delete', 'record', `User,-1,7`],
     ])('refuses %s without %s (403)', async (route, _flag, kind, permission) => {

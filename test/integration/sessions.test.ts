@@ -141,7 +141,7 @@ describe('sessions API', () => {
         { SessionKey: 'k', SessionValue: 'v'.repeat(350 * 1024 + 1) },
         'Invalid request.',
       ],
-      ['ApiVersion not a number', 'get', { SessionKey: 'k', ApiVersion: '1.1' }, 'Invalid json data.'],
+      ['ApiVersion not a number', 'get', { SessionKey: 'k', ApiVersion: 'one' }, 'Invalid json data.'],
     ];
     it.each(invalid)('answers 400 for %s (%s)', async (_case, op, body, message) => {
       const raw = typeof body === 'string' ? body.replace('{', `{"ApiKey":"${key}",`) : undefined;

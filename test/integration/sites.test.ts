@@ -74,21 +74,23 @@ describe('sites', () => {
       expect(read.body).toEqual({
         StatusCode: 200,
         Response: {
-          SiteId: id,
-          TenantId: 1,
-          Title: 'Projects',
-          SiteName: 'projects',
-          SiteGroupName: 'g',
-          ReferenceType: 'Sites',
-          ParentId: 0,
-          InheritPermission: id,
-          Permissions: [`User,${accounts.user.userId},1`, `User,${accounts.admin.userId},511`],
-          SiteSettings: { Deep: { List: [1, { '': 'empty key' }] } },
-          Creator: 1,
-          Updator: 1,
-          CreatedTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
-          UpdatedTime: expect.stringMatching(/Z$/),
-          Ver: 1,
+          Data: {
+            SiteId: id,
+            TenantId: 1,
+            Title: 'Projects',
+            SiteName: 'projects',
+            SiteGroupName: 'g',
+            ReferenceType: 'Sites',
+            ParentId: 0,
+            InheritPermission: id,
+            Permissions: [`User,${accounts.user.userId},1`, `User,${accounts.admin.userId},511`],
+            SiteSettings: { Deep: { List: [1, { '': 'empty key' }] } },
+            Creator: 1,
+            Updator: 1,
+            CreatedTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+            UpdatedTime: expect.stringMatching(/Z$/),
+            Ver: 1,
+          },
         },
       });
     });
@@ -180,7 +182,7 @@ describe('sites', () => {
       const folder = await site(0, { Permissions: [`User,${accounts.user.userId},1`] });
       const child = await site(folder, { ReferenceType: 'Results' });
       const read = await post(`/api/items/${child}/getsite`, { ApiKey: accounts.user.apiKey });
-      expect(read.body.Response).toMatchObject({ InheritPermission: folder });
+      expect(read.body.Response).toMatchObject({ Data: { InheritPermission: folder } });
       await post(`/api/items/${folder}/updatesite`, { ApiKey: admin, Permissions: [] });
       expect(await statusOf(`/api/items/${child}/getsite`, accounts.user.apiKey)).toBe(403);
       const sibling = await site(folder);
@@ -263,7 +265,7 @@ describe('sites', () => {
       });
       expect(update.body).toEqual({ Id: id, StatusCode: 200, Message: '" Moved " has been updated.' });
       const read = await post(`/api/items/${id}/getsite`, { ApiKey: admin });
-      expect(read.body.Response).toMatchObject({
+      expect((read.body.Response as { Data: unknown }).Data).toMatchObject({
         ParentId: to,
         SiteName: 'm',
         InheritPermission: to,

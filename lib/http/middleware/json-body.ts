@@ -12,7 +12,7 @@ const defaults: JsonBodyOptions = { form: false };
 /**
  * Parses the request body into `event.kiroku.json`. Not JSON, an array or a scalar → 400 `Invalid json
  * data.`, as the reference's API filter answers before anything else. The two fields every request shares
- * are checked here too: ApiKey is text (a number is taken as its text), ApiVersion a number.
+ * are checked here too: ApiKey is text (a number is taken as its text), ApiVersion a number or its text.
  */
 export function jsonBody(options: Partial<JsonBodyOptions> = {}): ApiMiddleware {
   const { form } = { ...defaults, ...options };
@@ -33,7 +33,9 @@ export function jsonBody(options: Partial<JsonBodyOptions> = {}): ApiMiddleware 
       throw new InvalidJsonError('ApiKey is not text');
     }
     const apiVersion = propertyOf(json, 'ApiVersion');
-    if (apiVersion !== undefined && apiVersion !== null && typeof apiVersion !== 'number') {
+    // A number or a numeric string (`"1.1"`, as several clients send it), CONTRACT section 1.
+    const numericText = typeof apiVersion === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(apiVersion);
+    if (apiVersion !== undefined && apiVersion !== null && typeof apiVersion !== 'number' && !numericText) {
       throw new InvalidJsonError('ApiVersion is not a number');
     }
     request.internal.kiroku.json = json;

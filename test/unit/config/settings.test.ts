@@ -6,7 +6,7 @@ describe('settings', () => {
   describe('loadSettings', () => {
     it('has the contract defaults', () => {
       expect(loadSettings({})).toEqual({
-        Service: { Name: 'Kiroku' },
+        Service: { Name: 'Kiroku', TimeZoneDefault: 'Asia/Tokyo' },
         Security: { MimeTypeCheckOnApi: false, AllowIpAddresses: [], PrivilegedUsers: ['Administrator'] },
         Session: { RetentionPeriod: 1440, UseKeyValueStore: false },
         BackgroundTask: { Enabled: true },

@@ -1,0 +1,97 @@
+import type { Principal } from '../accounts/principal';
+import { now } from '../clock';
+import { NotFoundError, UnsupportedInputError } from '../errors';
+import type { Reading } from '../results';
+import { useApiCall } from '../sites/api-limit';
+import { integratedSites } from '../sites/integrated-sites';
+import { recordHolders, type Site } from '../sites/model';
+import { Permission, requirePermission, siteInTenant, sitePermission } from '../sites/permissions';
+import { siteView } from '../sites/views';
+import { callerZone } from './caller-zone';
+import { keyValues } from './key-values';
+import * as repository from './record-repository';
+import { loadingAll, noScripts, type RecordScripts } from './record-scripts';
+import { selectRecords } from './record-select';
+import { type CompiledView, compileView } from './view/view';
+import { legacyRecordView, recordView } from './views';
+
+/** The reference's Api.PageSize: the most records one read returns, and the page size otherwise. */
+export const PAGE_SIZE = 200;
+
+export interface RecordGetInput {
+  readonly ApiVersion?: number | string;
+  readonly Offset?: number;
+  readonly PageSize?: number;
+  readonly View?: Record<string, unknown> | null;
+}
+
+/** PageSize from 1 to 199 is kept; anything else (0, negative, 200 and more, none) is 200. */
+export function effectivePageSize(pageSize: number | undefined): number {
+  return pageSize !== undefined && pageSize > 0 && pageSize < PAGE_SIZE ? pageSize : PAGE_SIZE;
+}
+
+/** ApiDataType: Default (0, or none) or KeyValues (1), by name in any case or number. */
+function keyValuesAsked(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  const text = String(value).toLowerCase();
+  if (text === 'keyvalues' || text === '1') return true;
+  if (text === 'default' || text === '0') return false;
+  throw new UnsupportedInputError(`View.ApiDataType: ${JSON.stringify(value)} is not Default or KeyValues.`);
+}
+
+export function compileViewFor(principal: Principal, site: Site, view: RecordGetInput['View']): CompiledView {
+  return compileView(site, view ?? undefined, {
+    userId: principal.userId,
+    zone: callerZone(principal),
+    now: now(),
+  });
+}
+
+/**
+ * `items/{id}/get`: a folder answers itself as one object; a table answers the page of its records (and
+ * its integrated sites' records) that the View selects, in the View's order; a record answers itself
+ * when the View selects it, else an empty page (reference 2, trap 6).
+ */
+export async function readItem(
+  principal: Principal,
+  id: number,
+  input: RecordGetInput,
+  scripts: RecordScripts = noScripts,
+): Promise<Reading> {
+  const item = await repository.findItem(principal.tenantId, id);
+  if (!item) throw new NotFoundError(`no item ${id} in tenant ${principal.tenantId}`);
+  const site = item.kind === 'site' ? item.site : await siteInTenant(principal, item.record.siteId);
+  if (item.kind === 'site' && site.referenceType === 'Sites') {
+    await requirePermission(principal, site, Permission.Read);
+    return { response: { Data: siteView(site) } };
+  }
+  if (!recordHolders.has(site.referenceType)) throw new NotFoundError(`site ${id} holds no records`);
+  // A table the caller may not read answers as if it did not exist (getsite says 403).
+  if (((await sitePermission(principal, site)) & Permission.Read) === 0) {
+    throw new NotFoundError(`user ${principal.userId} may not read site ${site.siteId}`);
+  }
+  const view = compileViewFor(principal, site, input.View);
+  const asKeyValues = keyValuesAsked(view.properties.ApiDataType);
+  const limits = await useApiCall(site);
+  const pageSize = effectivePageSize(input.PageSize);
+  const offset = input.Offset ?? 0;
+  const zone = callerZone(principal);
+  // Each item echoes the ApiVersion asked; below 1.1 the fields are flat (reference 1.2).
+  const version = input.ApiVersion === undefined ? 1.1 : Number(input.ApiVersion);
+  // A site's read shows its integrated sites' records too; they are all of its kind, so one view fits.
+  const sites = item.kind === 'site' ? await integratedSites(principal, site) : [site];
+  const selection =
+    item.kind === 'record'
+      ? { totalCount: view.filter(item.record) ? 1 : 0, page: view.filter(item.record) ? [item.record] : [] }
+      : await selectRecords(sites, view, { offset, pageSize });
+  // WhenloadingRecord scripts may change what is shown, never what is stored.
+  const page = await loadingAll(scripts, sites, selection.page);
+  const data = asKeyValues
+    ? await keyValues(site, page, view.properties, zone)
+    : page.map((record) => {
+        const shown = { ...recordView(site, record, zone), ApiVersion: version };
+        return version < 1.1 ? legacyRecordView(shown) : shown;
+      });
+  const response = { Offset: offset, PageSize: pageSize, TotalCount: selection.totalCount, Data: data };
+  return { response, limits };
+}

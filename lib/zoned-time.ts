@@ -1,0 +1,147 @@
+/**
+ * Wall-clock times in an IANA zone ↔ instants, with the runtime's Intl data (no library). The reference
+ * reads and writes dates in the caller's zone (CONTRACT 5.1), and filters by "today" in it.
+ */
+
+export interface WallTime {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+  readonly hour: number;
+  readonly minute: number;
+  readonly second: number;
+  readonly millisecond: number;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(zone: string): Intl.DateTimeFormat {
+  let format = formatters.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(zone, format);
+  }
+  return format;
+}
+
+/** True when the runtime knows the zone. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    formatter(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The wall-clock time of `instant` in `zone`. */
+export function wallTime(instant: number, zone: string): WallTime {
+  const parts = Object.fromEntries(
+    formatter(zone)
+      .formatToParts(new Date(instant))
+      .map((part) => [part.type, Number(part.value)]),
+  );
+  return {
+    year: parts.year ?? 0,
+    month: parts.month ?? 1,
+    day: parts.day ?? 1,
+    hour: parts.hour ?? 0,
+    minute: parts.minute ?? 0,
+    second: parts.second ?? 0,
+    millisecond: ((instant % 1000) + 1000) % 1000,
+  };
+}
+
+/** The instant a wall-clock time in `zone` names (the earlier one in a repeated hour). */
+export function instantOf(time: WallTime, zone: string): number {
+  const asUtc = Date.UTC(
+    time.year,
+    time.month - 1,
+    time.day,
+    time.hour,
+    time.minute,
+    time.second,
+    time.millisecond,
+  );
+  let instant = asUtc - offsetAt(asUtc, zone);
+  // The offset at the guess may differ from the one at the result across a change of offset.
+  instant = asUtc - offsetAt(instant, zone);
+  return instant;
+}
+
+/** How far `zone` is ahead of UTC at `instant`, in ms. */
+export function offsetAt(instant: number, zone: string): number {
+  const wall = wallTime(instant, zone);
+  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
+  return asUtc - (instant - wall.millisecond);
+}
+
+/** Midnight at the start of the caller's day `days` after the day of `instant`. */
+export function startOfDay(instant: number, zone: string, days = 0): number {
+  const wall = wallTime(instant, zone);
+  return instantOf({ ...wall, day: wall.day + days, hour: 0, minute: 0, second: 0, millisecond: 0 }, zone);
+}
+
+const DATE_TIME =
+  /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,7}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * A date as the reference reads one (`2025/1/20`, `2025-01-20`, `2025/01/20 10:00`, ISO 8601): without an
+ * offset it is a wall time of `zone`; with `Z` or an offset it is that instant (a departure: the reference
+ * drops the zone). Undefined when it is no such date or names a day that does not exist.
+ */
+export function parseDateTime(text: string, zone: string): number | undefined {
+  const match = DATE_TIME.exec(text.trim());
+  if (!match) return undefined;
+  const [, y, mo, d, h, mi, s, fraction, offset] = match;
+  const time: WallTime = {
+    year: Number(y),
+    month: Number(mo),
+    day: Number(d),
+    hour: Number(h ?? 0),
+    minute: Number(mi ?? 0),
+    second: Number(s ?? 0),
+    millisecond: Math.floor(Number(`0.${fraction ?? '0'}`) * 1000),
+  };
+  const check = new Date(Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second));
+  if (
+    check.getUTCFullYear() !== time.year ||
+    check.getUTCMonth() !== time.month - 1 ||
+    check.getUTCDate() !== time.day ||
+    check.getUTCHours() !== time.hour ||
+    check.getUTCMinutes() !== time.minute ||
+    check.getUTCSeconds() !== time.second
+  ) {
+    return undefined;
+  }
+  if (offset === undefined) return instantOf(time, zone);
+  const asUtc = check.getTime() + time.millisecond;
+  if (offset === 'Z') return asUtc;
+  const sign = offset.startsWith('-') ? -1 : 1;
+  const digits = offset.slice(1).replace(':', '');
+  return asUtc - sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+/**
+ * `yyyy-MM-ddTHH:mm:ss` in `zone`, without offset, as the reference answers dates; milliseconds follow
+ * only when `fraction` is asked and they are not zero.
+ */
+export function formatLocal(instant: number, zone: string, fraction = false): string {
+  const t = wallTime(instant, zone);
+  const text = `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)}T${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
+  return fraction && t.millisecond !== 0 ? `${text}.${pad(t.millisecond, 3)}` : text;
+}
+
+/** What the reference answers for a date that is not set (OLE Automation's day zero). */
+export const UNSET_DATE = '1899-12-30T00:00:00';
