@@ -1,7 +1,8 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadSettings, useSettings } from '../../lib/config/settings';
-import { dynamo, s3 } from '../../lib/storage/clients';
+import { dynamo } from '../../lib/storage/clients';
+import { s3 } from '../../lib/storage/s3';
 import { createUser, seedAccounts, type TestAccounts, type TestUser } from '../fixtures/accounts';
 import {
   md5,
