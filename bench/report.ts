@@ -1,4 +1,5 @@
 import type { BundlesResult } from './bundles';
+import type { InProcessCase } from './in-process';
 import type { SessionsResult } from './sessions';
 import type { SiteLookupGatewayResult } from './site-lookup-gateway';
 import type { StartResult } from './start-time';
@@ -8,6 +9,8 @@ import type { UploadResult } from './upload';
 
 export const goals = {
   sessionsRatio: 0.8,
+  /** A handler in process against its own storage calls made bare (issue 15). */
+  inProcessRatio: 0.9,
   bundleKb: 600,
   importMs: 80,
   /** Spawn to the first answer to a payload 2.0 event, minus a bare Node, with source maps (issue 15). */
@@ -337,5 +340,40 @@ export function printUpload({ runs }: UploadResult): void {
         `  ${`${run.rssBeforeMb} / ${run.peakRssMb}`.padStart(26)}` +
         `  ${`${run.lambdaRssBeforeMb} / ${run.lambdaPeakRssMb}`.padStart(27)}`,
     );
+  }
+}
+
+export function inProcessVerdicts(cases: readonly InProcessCase[]): Verdict[] {
+  return cases.map((result) => ({
+    measure: `${result.name} in process, ${result.concurrency} callers: handler / its calls bare (per s)`,
+    value: `${result.ratio.toFixed(2)} (${result.kiroku.pairsPerSecond} / ${result.bare.pairsPerSecond})`,
+    goal: `>= ${goals.inProcessRatio}`,
+    pass: result.ratio >= goals.inProcessRatio && result.kiroku.errors + result.bare.errors === 0,
+  }));
+}
+
+export function printInProcess(cases: readonly InProcessCase[]): void {
+  console.log(
+    '\nHandlers in process (payload 2.0 event, no HTTP) vs the same DynamoDB calls sent by a bare client, ' +
+      'alternating slices on one DynamoDB Local',
+  );
+  printTable(
+    ['case', 'callers', 'calls', 'handler /s', 'bare /s', 'ratio', 'p50 ms h / b', 'CPU ms per op h / b'],
+    cases.map((result) => [
+      result.name,
+      result.concurrency,
+      result.calls.join(' '),
+      result.kiroku.pairsPerSecond.toFixed(1),
+      result.bare.pairsPerSecond.toFixed(1),
+      result.ratio.toFixed(2),
+      `${result.kiroku.p50Ms} / ${result.bare.p50Ms}`,
+      `${result.kiroku.cpuMsPerPair.bench ?? 0} / ${result.bare.cpuMsPerPair.bench ?? 0}`,
+    ]),
+  );
+  for (const result of cases) {
+    for (const name of ['kiroku', 'bare'] as const) {
+      const error = result[name].firstError;
+      if (error) console.log(`  ${result.name} ${name}: first error: ${error}`);
+    }
   }
 }

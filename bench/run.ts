@@ -3,6 +3,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BundlesResult, benchBundles } from './bundles';
 import { projectRoot } from './children';
+import { benchInProcess, type InProcessCase } from './in-process';
 import * as report from './report';
 import { benchScriptBundles } from './script-bundles';
 import { printServerScripts, serverScriptVerdicts } from './script-report';
@@ -38,8 +39,9 @@ const startEnv = Object.fromEntries(
 );
 
 /**
- * `npm run bench -- bundles sessions` runs only the phases named (sessions, bundles, start, lookup,
- * lookup-gateway, upload, scripts), so that one figure can be taken alone on a shared machine; none: all of them.
+ * `npm run bench -- bundles sessions` runs only the phases named (sessions, in-process, bundles, start,
+ * lookup, lookup-gateway, upload, scripts), so that one figure can be taken alone on a shared machine; none:
+ * all of them.
  */
 const only = new Set(process.argv.slice(2));
 const wanted = (name: string) => only.size === 0 || only.has(name);
@@ -82,6 +84,11 @@ for (const options of wanted('sessions') ? SESSIONS : []) {
   }
 }
 
+// In process (issue 15): the handler called directly against the same calls made bare.
+const inProcess: InProcessCase[] | undefined = wanted('in-process')
+  ? await phase('handlers in process vs their bare storage calls', () => benchInProcess(SESSIONS))
+  : undefined;
+
 const bundleDir = await mkdtemp(join(tmpdir(), 'kiroku-bench-bundles-'));
 const bundles: BundlesResult | undefined = wanted('bundles')
   ? await phase('handler bundles', () => benchBundles({ outDir: bundleDir, runs: IMPORT_RUNS })).finally(() =>
@@ -110,6 +117,10 @@ const scriptBundles = wanted('scripts')
 for (const result of sessions) {
   report.printSessions(result);
   verdicts.push(...report.sessionsVerdicts(result));
+}
+if (inProcess) {
+  report.printInProcess(inProcess);
+  verdicts.push(...report.inProcessVerdicts(inProcess));
 }
 if (bundles) {
   report.printBundles(bundles);
@@ -145,6 +156,7 @@ const results = {
   verdicts,
   failures,
   sessions,
+  inProcess,
   bundles,
   start,
   siteLookup: { inProcess: lookupInProcess, gateway: lookupGateway },
