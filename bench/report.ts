@@ -265,6 +265,13 @@ export function printSiteLookup(inProcess?: SiteLookupResult, gateway?: SiteLook
       `${gateway.gatewayP50Ms} ms`,
       `${gateway.gatewayP99Ms} ms`,
     ]);
+    if (gateway.baseline) {
+      rows.push([
+        'baseline checkout through its gateway (same lookups)',
+        `${gateway.baseline.gatewayP50Ms} ms`,
+        `${gateway.baseline.gatewayP99Ms} ms`,
+      ]);
+    }
   }
   printTable(['', 'p50', 'p99'], rows);
   if (gateway) {
