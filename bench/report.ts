@@ -1,4 +1,5 @@
 import type { BundlesResult } from './bundles';
+import type { ChunkSteps } from './chunk-steps';
 import type { InProcessCase } from './in-process';
 import type { SessionsResult } from './sessions';
 import type { SiteLookupGatewayResult } from './site-lookup-gateway';
@@ -383,4 +384,22 @@ export function printInProcess(cases: readonly InProcessCase[]): void {
       if (error) console.log(`  ${result.name} ${name}: first error: ${error}`);
     }
   }
+}
+
+export function printChunkSteps(result: ChunkSteps): void {
+  console.log(
+    `\nWhere a ${result.chunkMiB} MiB chunk's time goes (${result.fileMiB} MiB file, ${result.chunks} chunks, ` +
+      `gateway in process, calls timed on the service's clients): ${result.requestMs} ms per chunk`,
+  );
+  printTable(
+    ['step', 'calls per chunk', 'ms per chunk'],
+    [
+      ...Object.entries(result.perChunk).map(([command, entry]) => [
+        command,
+        entry.calls,
+        entry.ms.toFixed(1),
+      ]),
+      ['rest: HTTP, event, multipart, MD5, stack', '', result.otherMs.toFixed(1)],
+    ],
+  );
 }

@@ -3,6 +3,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BundlesResult, benchBundles } from './bundles';
 import { projectRoot } from './children';
+import { benchChunkSteps } from './chunk-steps';
 import { benchInProcess, type InProcessCase } from './in-process';
 import * as report from './report';
 import { benchScriptBundles } from './script-bundles';
@@ -113,6 +114,10 @@ const serverScripts = wanted('scripts')
 const scriptBundles = wanted('scripts')
   ? await phase('server-script bundles', () => benchScriptBundles())
   : undefined;
+// Only when asked for: an instrumented upload, where the time of a chunk goes.
+const chunkSteps = only.has('chunk-steps')
+  ? await phase('chunk steps, instrumented', () => benchChunkSteps())
+  : undefined;
 
 for (const result of sessions) {
   report.printSessions(result);
@@ -142,6 +147,7 @@ if (serverScripts || scriptBundles) {
   printServerScripts(serverScripts, scriptBundles);
   verdicts.push(...serverScriptVerdicts(serverScripts, scriptBundles));
 }
+if (chunkSteps) report.printChunkSteps(chunkSteps);
 report.printVerdicts(verdicts);
 for (const failure of failures) console.log(`  could not measure: ${failure}`);
 
@@ -163,6 +169,7 @@ const results = {
   upload,
   serverScripts,
   scriptBundles,
+  chunkSteps,
 };
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nWritten to ${file} (${results.durationS} s)`);
