@@ -563,6 +563,41 @@ describe('binary upload', () => {
       expect((await download(guid, writer.apiKey)).bytes?.equals(bytes)).toBe(true);
     });
 
+    it('writes DynamoDB at most twice for a chunk between the first and the last: claim, then advance', async () => {
+      const bytes = patternBytes(6 * MiB + 5, 17);
+      const send = (from: number, length: number) =>
+        uploadFile(uploadUrl(), writer.apiKey, {
+          fileName: 'writes.bin',
+          bytes: bytes.subarray(from, from + length),
+          contentRange: rangeOf(from, length, bytes.length),
+        });
+      const guid = String((await send(0, 2 * MiB)).body.Message);
+      // The second chunk is held (under 5 MiB), the third makes the first part: both kinds of middle chunk.
+      for (const from of [2 * MiB, 4 * MiB]) {
+        const calls: string[] = [];
+        const name = `count-${Math.random()}`;
+        dynamo().middlewareStack.add(
+          (next, context) => async (args) => {
+            calls.push(String(context.commandName));
+            return next(args);
+          },
+          { step: 'initialize', name },
+        );
+        try {
+          expect((await send(from, 2 * MiB)).body.Message).toBe(guid);
+        } finally {
+          dynamo().middlewareStack.remove(name);
+        }
+        // Reads are allowed (authentication's cache may expire); writes are the claim and the advance.
+        expect(calls.filter((call) => !/^(Get|BatchGet|Query)/.test(call))).toEqual([
+          'UpdateItemCommand',
+          'PutItemCommand',
+        ]);
+      }
+      expect((await send(6 * MiB, 5)).body.Message).toBe(guid);
+      expect((await download(guid, writer.apiKey)).bytes?.equals(bytes)).toBe(true);
+    });
+
     it('gives a resent chunk that was already applied its answer again', async () => {
       const bytes = patternBytes(40, 13);
       const send = (from: number, length: number) =>
