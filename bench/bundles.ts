@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BUNDLE_FILE, bundle as bundleHandler } from '../infra/bundling';
+import { BUNDLE_FILE, bundle as bundleHandler, loadedAtStart } from '../infra/bundling';
 import { fallbackHandler, routes } from '../lib/routes';
 import { nodeBinary } from './children';
 import { median, round } from './stats';
@@ -13,15 +12,35 @@ import { median, round } from './stats';
  * first request, minus Node's own start.
  */
 
-export interface BundleResult {
+export interface BundleResult extends Timings {
   readonly handler: string;
+  /** The same figures for the baseline's bundle (BENCH_BASELINE_ROOT), measured in the same run. */
+  readonly baseline?: Timings;
+  /** The entry and the chunks it imports statically: what a cold start reads. */
   readonly sizeKb: number;
+  /** The chunks imported dynamically (the S3 SDK, the SDK's lazy parts): read by the first call needing them. */
+  readonly lazyKb: number;
+  /** The packages (or `lib`, `functions`) that weigh most in the minified output, KB. */
+  readonly largestInputs: readonly { readonly name: string; readonly kb: number }[];
+}
+
+export interface Timings {
   /** Median wall time of `node -e "await import(bundle)"` minus the median of `node -e ''`. */
   readonly importMs: number;
   /** The same with --enable-source-maps, which the deployed functions run with (NODE_OPTIONS). */
   readonly importWithSourceMapsMs: number;
-  /** The packages (or `lib`, `functions`) that weigh most in the minified output, KB. */
-  readonly largestInputs: readonly { readonly name: string; readonly kb: number }[];
+  /**
+   * Median wall time from spawn to the exit right after the handler's first answer to a payload 2.0 event
+   * (its route, no credentials: the whole middleware stack, logger and envelope, no storage call), minus
+   * the median of `node -e ''`; with --enable-source-maps, as deployed.
+   */
+  readonly firstAnswerMs: number;
+  /** CPU time (user + system) of the import with source maps, minus a bare Node's. */
+  readonly importCpuMs: number;
+  /** CPU time to the first answer, minus a bare Node's. */
+  readonly firstAnswerCpuMs: number;
+  /** The status of that first answer: the 401 of an authenticated route, the 200 of the open ones… */
+  readonly firstAnswerStatus: number;
 }
 
 export interface BundleOptions {
@@ -47,65 +66,218 @@ const deployedEnv = {
 export interface BundlesResult {
   /** Median wall time of a bare `node -e ''`, the baseline subtracted. */
   readonly bareNodeMs: number;
+  /** Median CPU time of a bare Node (the same, printing its CPU time), the baseline of the CPU figures. */
+  readonly bareNodeCpuMs: number;
   readonly runs: number;
   readonly handlers: readonly BundleResult[];
 }
 
 export async function benchBundles(options: BundleOptions): Promise<BundlesResult> {
-  const handlers = httpHandlers();
+  // BENCH_HANDLERS=a,b: only those (a quicker look on a busy machine); the figures reported take all.
+  const only = process.env.BENCH_HANDLERS?.split(',');
+  const handlers = httpHandlers().filter((handler) => !only || only.includes(handler));
   const built = await Promise.all(handlers.map((handler) => bundle(handler, options.outDir)));
-  const bundles = built.map((result) => result.outfile);
-  const sizes = await Promise.all(bundles.map(async (file) => (await stat(file)).size));
+  // BENCH_BASELINE_ROOT=<a checkout of the baseline commit>: its bundles, built by its own bundling
+  // step, are measured in the same run, interleaved with these.
+  const baseRoot = process.env.BENCH_BASELINE_ROOT;
+  const baseBundle = baseRoot
+    ? (
+        (await import(pathToFileURL(join(baseRoot, 'infra', 'bundling.ts')).href)) as {
+          bundle: typeof bundleHandler;
+        }
+      ).bundle
+    : undefined;
+  const baseFiles = baseBundle
+    ? await Promise.all(
+        handlers.map(async (handler) => {
+          const outdir = join(options.outDir, 'baseline', handler);
+          await baseBundle({ entry: join('functions', `${handler}.ts`), outdir });
+          return join(outdir, BUNDLE_FILE);
+        }),
+      )
+    : undefined;
 
   // Runs are interleaved (bare, each handler, bare, …) so that a slow moment weighs on all alike.
   const bare: number[] = [];
-  const plain = bundles.map((): number[] => []);
-  const mapped = bundles.map((): number[] => []);
+  // CPU time (user + system, all threads) as well: on a loaded machine, wall time also counts the waits
+  // for a core, CPU time does not.
+  const bareCpu: number[] = [];
+  const ours = handlers.map(() => new Samples());
+  const base = handlers.map(() => new Samples());
   for (let run = 0; run < options.runs; run++) {
     bare.push(await wallTime(['-e', '']));
-    for (const [index, file] of bundles.entries()) {
-      const script = `await import(${JSON.stringify(pathToFileURL(file).href)})`;
-      plain[index]?.push(await wallTime(['--input-type=module', '-e', script]));
-      mapped[index]?.push(await wallTime(['--enable-source-maps', '--input-type=module', '-e', script]));
+    bareCpu.push(await cpuTime(['-e', CPU_USED]));
+    for (const [index, handler] of handlers.entries()) {
+      await ours[index]?.take(built[index]?.outfile as string, handler);
+      const baseFile = baseFiles?.[index];
+      if (baseFile) await base[index]?.take(baseFile, handler);
     }
   }
-  const baseline = median(bare);
+  const wall = median(bare);
+  const cpu = median(bareCpu);
   const results = handlers.map((handler, index) => ({
     handler,
-    sizeKb: round((sizes[index] ?? 0) / 1024),
-    importMs: round(median(plain[index] ?? []) - baseline),
-    importWithSourceMapsMs: round(median(mapped[index] ?? []) - baseline),
+    sizeKb: built[index]?.sizeKb ?? 0,
+    lazyKb: built[index]?.lazyKb ?? 0,
+    ...(ours[index] as Samples).figures(wall, cpu),
+    ...(baseFiles && { baseline: (base[index] as Samples).figures(wall, cpu) }),
     largestInputs: built[index]?.largestInputs ?? [],
   }));
-  return { bareNodeMs: round(baseline), runs: options.runs, handlers: results };
+  return { bareNodeMs: round(wall), bareNodeCpuMs: round(cpu), runs: options.runs, handlers: results };
+}
+
+/** The times of one bundle's processes, run after run. */
+class Samples {
+  private readonly plain: number[] = [];
+  private readonly mapped: number[] = [];
+  private readonly mappedCpu: number[] = [];
+  private readonly answered: number[] = [];
+  private readonly answeredCpu: number[] = [];
+  private status = 0;
+
+  async take(file: string, handler: string): Promise<void> {
+    const script = `await import(${JSON.stringify(pathToFileURL(file).href)})`;
+    this.plain.push(await wallTime(['--input-type=module', '-e', script]));
+    this.mapped.push(await wallTime(['--enable-source-maps', '--input-type=module', '-e', script]));
+    this.mappedCpu.push(
+      await cpuTime(['--enable-source-maps', '--input-type=module', '-e', script + CPU_USED]),
+    );
+    const answer = firstAnswerScript(file, handler);
+    this.answered.push(await wallTime(['--enable-source-maps', '--input-type=module', '-e', answer]));
+    this.status = lastStatus;
+    this.answeredCpu.push(lastCpuMs);
+  }
+
+  figures(bareWall: number, bareCpu: number): Timings {
+    return {
+      importMs: round(median(this.plain) - bareWall),
+      importWithSourceMapsMs: round(median(this.mapped) - bareWall),
+      firstAnswerMs: round(median(this.answered) - bareWall),
+      importCpuMs: round(median(this.mappedCpu) - bareCpu),
+      firstAnswerCpuMs: round(median(this.answeredCpu) - bareCpu),
+      firstAnswerStatus: this.status,
+    };
+  }
+}
+
+/**
+ * A script that imports the bundle, hands its handler a payload 2.0 event for the handler's route (path
+ * parameters 1, an empty JSON body, no credentials) and exits as soon as the answer is there, printing its
+ * status; anything but an answer below 500 fails the run.
+ */
+function firstAnswerScript(file: string, handler: string): string {
+  const route = routes.find((entry) => entry.handler === handler);
+  const method = route?.method ?? 'GET';
+  const rawPath = (route?.path ?? '/nowhere').replace(/\{[^}]+\}/g, '1');
+  const pathParameters = Object.fromEntries(
+    [...(route?.path ?? '').matchAll(/\{([^}]+)\}/g)].map((match) => [match[1], '1']),
+  );
+  const routeKey = route ? `${method} ${route.path}` : '$default';
+  const now = Date.now();
+  const event = {
+    version: '2.0',
+    routeKey,
+    rawPath,
+    rawQueryString: '',
+    headers: {
+      'content-type': 'application/json',
+      host: 'api.example.com',
+      'x-forwarded-for': '127.0.0.1',
+      'x-forwarded-proto': 'https',
+    },
+    ...(Object.keys(pathParameters).length > 0 && { pathParameters }),
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'bench',
+      domainName: 'api.example.com',
+      domainPrefix: 'api',
+      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
+      requestId: 'bench-request',
+      routeKey,
+      stage: '$default',
+      time: new Date(now).toUTCString(),
+      timeEpoch: now,
+    },
+    ...(method === 'POST' && { body: '{}' }),
+    isBase64Encoded: false,
+  };
+  const context = {
+    awsRequestId: 'bench-request',
+    functionName: handler,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${handler}`,
+    memoryLimitInMB: '1024',
+    logGroupName: `/aws/lambda/${handler}`,
+    logStreamName: 'bench',
+    callbackWaitsForEmptyEventLoop: true,
+  };
+  return `
+    const { handler } = await import(${JSON.stringify(pathToFileURL(file).href)});
+    const context = { ...${JSON.stringify(context)}, getRemainingTimeInMillis: () => 30000 };
+    const answer = await handler(${JSON.stringify(event)}, context);
+    const status = answer?.statusCode ?? 0;
+    process.stdout.write('\\nfirst-answer-status=' + status + '\\n');
+    ${CPU_USED}
+    process.exit(status > 0 && status < 500 ? 0 : 1);`;
 }
 
 async function bundle(
   handler: string,
   outDir: string,
-): Promise<{ outfile: string; largestInputs: BundleResult['largestInputs'] }> {
+): Promise<Pick<BundleResult, 'sizeKb' | 'lazyKb' | 'largestInputs'> & { outfile: string }> {
   const outdir = join(outDir, handler);
-  const result = await bundleHandler({ entry: join('functions', `${handler}.ts`), outdir });
-  const output = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith('.mjs'));
-  const inputs = output?.[1].inputs ?? {};
+  const { metafile } = await bundleHandler({ entry: join('functions', `${handler}.ts`), outdir });
+  const atStart = new Set(loadedAtStart(metafile));
   const byPackage = new Map<string, number>();
-  for (const [path, input] of Object.entries(inputs)) {
-    const name = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1] ?? path.split('/')[0] ?? path;
-    byPackage.set(name, (byPackage.get(name) ?? 0) + input.bytesInOutput);
+  let startBytes = 0;
+  let lazyBytes = 0;
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    if (!file.endsWith('.mjs')) continue;
+    if (!atStart.has(file)) {
+      lazyBytes += output.bytes;
+      continue;
+    }
+    startBytes += output.bytes;
+    for (const [path, input] of Object.entries(output.inputs)) {
+      const name = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1] ?? path.split('/')[0] ?? path;
+      byPackage.set(name, (byPackage.get(name) ?? 0) + input.bytesInOutput);
+    }
   }
   const largestInputs = [...byPackage]
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3)
     .map(([name, bytes]) => ({ name, kb: round(bytes / 1024) }));
-  return { outfile: join(outdir, BUNDLE_FILE), largestInputs };
+  return {
+    outfile: join(outdir, BUNDLE_FILE),
+    sizeKb: round(startBytes / 1024),
+    lazyKb: round(lazyBytes / 1024),
+    largestInputs,
+  };
+}
+
+/** Appended to a script: prints the process's CPU time so far (user + system, ms). */
+const CPU_USED =
+  ";{ const used = process.cpuUsage(); process.stdout.write('\\ncpu-ms=' + (used.user + used.system) / 1000 + '\\n'); }";
+
+/** What the last process wrote to stdout: firstAnswerScript's status, CPU_USED's milliseconds. */
+let lastStatus = 0;
+let lastCpuMs = 0;
+
+async function cpuTime(args: readonly string[]): Promise<number> {
+  await wallTime(args);
+  return lastCpuMs;
 }
 
 /** Milliseconds from spawn to exit of a fresh Node process; a failure (non-zero exit) throws. */
 function wallTime(args: readonly string[]): Promise<number> {
   return new Promise((resolveTime, reject) => {
     const began = performance.now();
-    const child = spawn(nodeBinary, args, { env: deployedEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(nodeBinary, args, { env: deployedEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
@@ -114,8 +286,15 @@ function wallTime(args: readonly string[]): Promise<number> {
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       const elapsed = performance.now() - began;
+      lastStatus = Number(/first-answer-status=(\d+)/.exec(stdout)?.[1] ?? 0);
+      lastCpuMs = Number(/cpu-ms=([\d.]+)/.exec(stdout)?.[1] ?? 0);
       if (code === 0) resolveTime(elapsed);
-      else reject(new Error(`node ${args.join(' ')} failed (${code ?? signal}): ${stderr.trim()}`));
+      else
+        reject(
+          new Error(
+            `node ${args.join(' ').slice(0, 200)} failed (${code ?? signal}): ${stdout} ${stderr.trim()}`,
+          ),
+        );
     });
   });
 }

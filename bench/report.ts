@@ -1,4 +1,6 @@
 import type { BundlesResult } from './bundles';
+import type { ChunkSteps } from './chunk-steps';
+import type { InProcessCase } from './in-process';
 import type { SessionsResult } from './sessions';
 import type { SiteLookupGatewayResult } from './site-lookup-gateway';
 import type { StartResult } from './start-time';
@@ -8,8 +10,12 @@ import type { UploadResult } from './upload';
 
 export const goals = {
   sessionsRatio: 0.8,
+  /** A handler in process against its own storage calls made bare (issue 15). */
+  inProcessRatio: 0.9,
   bundleKb: 600,
   importMs: 80,
+  /** Spawn to the first answer to a payload 2.0 event, minus a bare Node, with source maps (issue 15). */
+  firstAnswerMs: 150,
   startMs: 10_000,
   lookupSpeedup: 100,
   indexUpdateMs: 2_000,
@@ -45,6 +51,10 @@ export function bundleVerdicts({ handlers }: BundlesResult): Verdict[] {
   const over = (count: number) => `${count} of ${handlers.length} over`;
   const tooLarge = handlers.filter((result) => result.sizeKb >= goals.bundleKb).length;
   const tooSlow = handlers.filter((result) => result.importMs >= goals.importMs).length;
+  const slowestMapped = Math.max(...handlers.map((result) => result.importWithSourceMapsMs));
+  const tooSlowMapped = handlers.filter((result) => result.importWithSourceMapsMs >= goals.importMs).length;
+  const slowestAnswer = Math.max(...handlers.map((result) => result.firstAnswerMs));
+  const tooSlowAnswer = handlers.filter((result) => result.firstAnswerMs >= goals.firstAnswerMs).length;
   return [
     {
       measure: 'Largest handler bundle',
@@ -57,6 +67,18 @@ export function bundleVerdicts({ handlers }: BundlesResult): Verdict[] {
       value: `${slowest.toFixed(1)} ms (${over(tooSlow)})`,
       goal: `< ${goals.importMs} ms`,
       pass: slowest < goals.importMs,
+    },
+    {
+      measure: 'Slowest handler import with source maps (as deployed), minus bare',
+      value: `${slowestMapped.toFixed(1)} ms (${over(tooSlowMapped)})`,
+      goal: `< ${goals.importMs} ms`,
+      pass: slowestMapped < goals.importMs,
+    },
+    {
+      measure: 'Slowest spawn to first answer (payload 2.0, source maps), minus bare',
+      value: `${slowestAnswer.toFixed(1)} ms (${over(tooSlowAnswer)})`,
+      goal: `< ${goals.firstAnswerMs} ms`,
+      pass: slowestAnswer < goals.firstAnswerMs,
     },
   ];
 }
@@ -107,18 +129,41 @@ export function printSessions(result: SessionsResult): void {
   }
 }
 
-export function printBundles({ handlers, bareNodeMs, runs }: BundlesResult): void {
+export function printBundles({ handlers, bareNodeMs, bareNodeCpuMs, runs }: BundlesResult): void {
   console.log(
     `\nHandler bundles (the CDK app's esbuild settings); import = wall time of a fresh Node importing the bundle ` +
-      `minus a bare \`node -e ''\` (${bareNodeMs.toFixed(1)} ms), medians of ${runs}; deployed functions run with source maps on`,
+      `minus a bare \`node -e ''\` (${bareNodeMs.toFixed(1)} ms), medians of ${runs}; deployed functions run with source maps on; ` +
+      'first answer = spawn to exit after the answer to a payload 2.0 event without credentials, with source maps; ' +
+      `CPU = the process's user + system time with source maps, minus a bare Node's (${bareNodeCpuMs} ms)`,
   );
   printTable(
-    ['handler', 'size KB', 'import ms', 'with source maps', 'largest inputs'],
+    [
+      'handler',
+      'size KB',
+      'lazy KB',
+      'import ms',
+      'with source maps',
+      'first answer ms',
+      'status',
+      'largest inputs',
+    ],
     handlers.map((result) => [
       result.handler,
       mark(result.sizeKb, result.sizeKb < goals.bundleKb),
+      (result.lazyKb ?? 0).toFixed(1),
       mark(result.importMs, result.importMs < goals.importMs),
-      result.importWithSourceMapsMs.toFixed(1),
+      mark(result.importWithSourceMapsMs, result.importWithSourceMapsMs < goals.importMs),
+      mark(result.firstAnswerMs, result.firstAnswerMs < goals.firstAnswerMs),
+      result.firstAnswerStatus,
+      `${result.importCpuMs} / ${result.firstAnswerCpuMs}`,
+      result.baseline
+        ? [
+            result.baseline.importWithSourceMapsMs,
+            result.baseline.firstAnswerMs,
+            result.baseline.importCpuMs,
+            result.baseline.firstAnswerCpuMs,
+          ].join(' / ')
+        : '-',
       result.largestInputs.map((input) => `${input.name} ${input.kb}`).join(', '),
     ]),
   );
@@ -221,6 +266,13 @@ export function printSiteLookup(inProcess?: SiteLookupResult, gateway?: SiteLook
       `${gateway.gatewayP50Ms} ms`,
       `${gateway.gatewayP99Ms} ms`,
     ]);
+    if (gateway.baseline) {
+      rows.push([
+        'baseline checkout through its gateway (same lookups)',
+        `${gateway.baseline.gatewayP50Ms} ms`,
+        `${gateway.baseline.gatewayP99Ms} ms`,
+      ]);
+    }
   }
   printTable(['', 'p50', 'p99'], rows);
   if (gateway) {
@@ -297,4 +349,57 @@ export function printUpload({ runs }: UploadResult): void {
         `  ${`${run.lambdaRssBeforeMb} / ${run.lambdaPeakRssMb}`.padStart(27)}`,
     );
   }
+}
+
+export function inProcessVerdicts(cases: readonly InProcessCase[]): Verdict[] {
+  return cases.map((result) => ({
+    measure: `${result.name} in process, ${result.concurrency} callers: handler / its calls bare (per s)`,
+    value: `${result.ratio.toFixed(2)} (${result.kiroku.pairsPerSecond} / ${result.bare.pairsPerSecond})`,
+    goal: `>= ${goals.inProcessRatio}`,
+    pass: result.ratio >= goals.inProcessRatio && result.kiroku.errors + result.bare.errors === 0,
+  }));
+}
+
+export function printInProcess(cases: readonly InProcessCase[]): void {
+  console.log(
+    '\nHandlers in process (payload 2.0 event, no HTTP) vs the same DynamoDB calls sent by a bare client, ' +
+      'alternating slices on one DynamoDB Local',
+  );
+  printTable(
+    ['case', 'callers', 'calls', 'handler /s', 'bare /s', 'ratio', 'p50 ms h / b', 'CPU ms per op h / b'],
+    cases.map((result) => [
+      result.name,
+      result.concurrency,
+      result.calls.join(' '),
+      result.kiroku.pairsPerSecond.toFixed(1),
+      result.bare.pairsPerSecond.toFixed(1),
+      result.ratio.toFixed(2),
+      `${result.kiroku.p50Ms} / ${result.bare.p50Ms}`,
+      `${result.kiroku.cpuMsPerPair.bench ?? 0} / ${result.bare.cpuMsPerPair.bench ?? 0}`,
+    ]),
+  );
+  for (const result of cases) {
+    for (const name of ['kiroku', 'bare'] as const) {
+      const error = result[name].firstError;
+      if (error) console.log(`  ${result.name} ${name}: first error: ${error}`);
+    }
+  }
+}
+
+export function printChunkSteps(result: ChunkSteps): void {
+  console.log(
+    `\nWhere a ${result.chunkMiB} MiB chunk's time goes (${result.fileMiB} MiB file, ${result.chunks} chunks, ` +
+      `gateway in process, calls timed on the service's clients): ${result.requestMs} ms per chunk`,
+  );
+  printTable(
+    ['step', 'calls per chunk', 'ms per chunk'],
+    [
+      ...Object.entries(result.perChunk).map(([command, entry]) => [
+        command,
+        entry.calls,
+        entry.ms.toFixed(1),
+      ]),
+      ['rest: HTTP, event, multipart, MD5, stack', '', result.otherMs.toFixed(1)],
+    ],
+  );
 }

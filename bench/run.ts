@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { benchBulkUpsert, printBulkUpsert } from './bulk-upsert';
 import { type BundlesResult, benchBundles } from './bundles';
 import { projectRoot } from './children';
+import { benchChunkSteps } from './chunk-steps';
+import { benchInProcess, type InProcessCase } from './in-process';
 import { benchRecordsView, printRecordsView } from './records-view';
 import * as report from './report';
 import { benchScriptBundles } from './script-bundles';
@@ -29,7 +31,8 @@ const SESSIONS = [1, 8].map((concurrency) => ({
   durationMs: 10_000,
   rounds: 4,
 }));
-const IMPORT_RUNS = 7;
+// BENCH_IMPORT_RUNS=3 for a quicker look while working; the figures reported are taken with 7.
+const IMPORT_RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 7);
 const WARM_STARTS = 3;
 
 // npm start is measured as a user runs it: none of this shell's Kiroku settings, nor the ones the
@@ -37,6 +40,14 @@ const WARM_STARTS = 3;
 const startEnv = Object.fromEntries(
   Object.entries(process.env).filter(([name]) => !name.startsWith('KIROKU_')),
 );
+
+/**
+ * `npm run bench -- bundles sessions` runs only the phases named (sessions, in-process, bundles, start,
+ * lookup, lookup-gateway, upload, scripts), so that one figure can be taken alone on a shared machine; none:
+ * all of them.
+ */
+const only = new Set(process.argv.slice(2));
+const wanted = (name: string) => only.size === 0 || only.has(name);
 
 const failures: string[] = [];
 const verdicts: report.Verdict[] = [];
@@ -64,7 +75,7 @@ const machine = {
 };
 
 const sessions: SessionsResult[] = [];
-for (const options of SESSIONS) {
+for (const options of wanted('sessions') ? SESSIONS : []) {
   const result = await phase(`sessions set+get, ${options.concurrency} workers`, () =>
     benchSessions(options),
   );
@@ -76,26 +87,53 @@ for (const options of SESSIONS) {
   }
 }
 
+// In process (issue 15): the handler called directly against the same calls made bare.
+const inProcess: InProcessCase[] | undefined = wanted('in-process')
+  ? await phase('handlers in process vs their bare storage calls', () => benchInProcess(SESSIONS))
+  : undefined;
+
 const bundleDir = await mkdtemp(join(tmpdir(), 'kiroku-bench-bundles-'));
-const bundles: BundlesResult | undefined = await phase('handler bundles', () =>
-  benchBundles({ outDir: bundleDir, runs: IMPORT_RUNS }),
-).finally(() => rm(bundleDir, { recursive: true, force: true }));
+const bundles: BundlesResult | undefined = wanted('bundles')
+  ? await phase('handler bundles', () => benchBundles({ outDir: bundleDir, runs: IMPORT_RUNS })).finally(() =>
+      rm(bundleDir, { recursive: true, force: true }),
+    )
+  : undefined;
 
-const start: StartResult | undefined = await phase('npm start', () => benchStart(WARM_STARTS, startEnv));
+const start: StartResult | undefined = wanted('start')
+  ? await phase('npm start', () => benchStart(WARM_STARTS, startEnv))
+  : undefined;
 
-const lookupInProcess = (await phase('site lookup, in process', () => benchSiteLookup())) as
-  | report.SiteLookupResult
-  | undefined;
-const lookupGateway = await phase('site lookup, through the gateway', () => benchSiteLookupGateway());
-const upload = await phase('binary upload', () => benchUpload());
-const serverScripts = await phase('server scripts', () => benchServerScripts());
-const scriptBundles = await phase('server-script bundles', () => benchScriptBundles());
-const recordsView = await phase('records: a filtered first page of a large site', () => benchRecordsView());
-const bulkUpsert = await phase('records: bulkupsert vs single creates', () => benchBulkUpsert());
+const lookupInProcess = wanted('lookup')
+  ? ((await phase('site lookup, in process', () => benchSiteLookup())) as report.SiteLookupResult | undefined)
+  : undefined;
+const lookupGateway = wanted('lookup-gateway')
+  ? await phase('site lookup, through the gateway', () => benchSiteLookupGateway())
+  : undefined;
+const upload = wanted('upload') ? await phase('binary upload', () => benchUpload()) : undefined;
+const serverScripts = wanted('scripts')
+  ? await phase('server scripts', () => benchServerScripts())
+  : undefined;
+const scriptBundles = wanted('scripts')
+  ? await phase('server-script bundles', () => benchScriptBundles())
+  : undefined;
+// Only when asked for: an instrumented upload, where the time of a chunk goes.
+const chunkSteps = only.has('chunk-steps')
+  ? await phase('chunk steps, instrumented', () => benchChunkSteps())
+  : undefined;
+const recordsView = wanted('records')
+  ? await phase('records: a filtered first page of a large site', () => benchRecordsView())
+  : undefined;
+const bulkUpsert = wanted('records')
+  ? await phase('records: bulkupsert vs single creates', () => benchBulkUpsert())
+  : undefined;
 
 for (const result of sessions) {
   report.printSessions(result);
   verdicts.push(...report.sessionsVerdicts(result));
+}
+if (inProcess) {
+  report.printInProcess(inProcess);
+  verdicts.push(...report.inProcessVerdicts(inProcess));
 }
 if (bundles) {
   report.printBundles(bundles);
@@ -119,12 +157,13 @@ if (serverScripts || scriptBundles) {
 }
 if (recordsView) printRecordsView(recordsView);
 if (bulkUpsert) printBulkUpsert(bulkUpsert);
+if (chunkSteps) report.printChunkSteps(chunkSteps);
 report.printVerdicts(verdicts);
 for (const failure of failures) console.log(`  could not measure: ${failure}`);
 
 const resultsDir = join(projectRoot, 'bench', 'results');
 await mkdir(resultsDir, { recursive: true });
-const file = join(resultsDir, 'latest.json');
+const file = join(resultsDir, only.size === 0 ? 'latest.json' : `latest-${[...only].join('-')}.json`);
 const results = {
   generatedAt: new Date().toISOString(),
   durationS: Math.round((performance.now() - began) / 1000),
@@ -133,6 +172,7 @@ const results = {
   verdicts,
   failures,
   sessions,
+  inProcess,
   bundles,
   start,
   siteLookup: { inProcess: lookupInProcess, gateway: lookupGateway },
@@ -140,6 +180,7 @@ const results = {
   serverScripts,
   scriptBundles,
   records: { view: recordsView, bulkUpsert },
+  chunkSteps,
 };
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nWritten to ${file} (${results.durationS} s)`);

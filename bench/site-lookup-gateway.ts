@@ -32,6 +32,8 @@ export interface SiteLookupGatewayResult {
   readonly lookups: number;
   readonly gatewayP50Ms: number;
   readonly gatewayP99Ms: number;
+  /** The baseline checkout's gateway (BENCH_BASELINE_ROOT) on the same tables, lookups interleaved. */
+  readonly baseline?: { readonly gatewayP50Ms: number; readonly gatewayP99Ms: number };
   readonly changeToIndexMs: { readonly median: number; readonly max: number; readonly runs: number };
 }
 
@@ -41,6 +43,7 @@ export async function benchSiteLookupGateway(lookups = 2_000, renames = 5): Prom
   // 100,000 sites and their indexes outgrow the default 256 MB heap.
   const dynamodb = await startDynamoDbLocal({ heapMb: 1024 });
   let gateway: ChildProcess | undefined;
+  let baseGateway: ChildProcess | undefined;
   let poller: Awaited<ReturnType<typeof startStreamPoller>> | undefined;
   try {
     process.env.KIROKU_DYNAMODB_ENDPOINT = dynamodb.endpoint;
@@ -68,11 +71,21 @@ export async function benchSiteLookupGateway(lookups = 2_000, renames = 5): Prom
     });
     const [, url] = await waitForLine(gateway, /bench gateway listening on (\S+)/, 30_000);
     drain(gateway);
+    const baseRoot = process.env.BENCH_BASELINE_ROOT;
+    let baseUrl: string | undefined;
+    if (baseRoot) {
+      baseGateway = spawnNode(['--import', 'tsx', 'bench/serve.ts'], {
+        cwd: baseRoot,
+        env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
+      });
+      baseUrl = (await waitForLine(baseGateway, /bench gateway listening on (\S+)/, 30_000))[1] as string;
+      drain(baseGateway);
+    }
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const random = seededRandom(7);
     const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
-    const lookup = async (origin: number, name: string) => {
-      const answer = await post(agent, `${url}/api/items/${origin}/GetClosestSiteId`, {
+    const lookup = async (origin: number, name: string, at = url as string) => {
+      const answer = await post(agent, `${at}/api/items/${origin}/GetClosestSiteId`, {
         ApiKey: apiKey,
         FindSiteNames: [name],
       });
@@ -82,11 +95,21 @@ export async function benchSiteLookupGateway(lookups = 2_000, renames = 5): Prom
     };
 
     for (let i = 0; i < 100; i++) await lookup(pick(sites).siteId, pick(sharedNames));
+    if (baseUrl) for (let i = 0; i < 100; i++) await lookup(pick(sites).siteId, pick(sharedNames), baseUrl);
     const latencies: number[] = [];
+    const baseLatencies: number[] = [];
     for (let i = 0; i < lookups; i++) {
+      const origin = pick(sites).siteId;
+      const name = pick(sharedNames);
       const started = performance.now();
-      await lookup(pick(sites).siteId, pick(sharedNames));
+      await lookup(origin, name);
       latencies.push(performance.now() - started);
+      if (baseUrl) {
+        // The same question to the baseline, right after: a slow moment weighs on both alike.
+        const baseStarted = performance.now();
+        await lookup(origin, name, baseUrl);
+        baseLatencies.push(performance.now() - baseStarted);
+      }
     }
 
     const delays: number[] = [];
@@ -113,11 +136,18 @@ export async function benchSiteLookupGateway(lookups = 2_000, renames = 5): Prom
       lookups,
       gatewayP50Ms: round(percentile(latencies, 50), 2),
       gatewayP99Ms: round(percentile(latencies, 99), 2),
+      ...(baseUrl && {
+        baseline: {
+          gatewayP50Ms: round(percentile(baseLatencies, 50), 2),
+          gatewayP99Ms: round(percentile(baseLatencies, 99), 2),
+        },
+      }),
       changeToIndexMs: { median: round(median(delays)), max: round(Math.max(...delays)), runs: renames },
     };
   } finally {
     await poller?.stop();
     if (gateway) await stop(gateway, 5_000);
+    if (baseGateway) await stop(baseGateway, 5_000);
     await dynamodb.stop();
   }
 }

@@ -176,7 +176,7 @@ async function lambdaUpload(
 }
 
 /** The file in chunks, as a browser or script client sends it; the last answer. */
-async function uploadFile(
+export async function uploadFile(
   agent: Agent,
   url: string,
   apiKey: string,

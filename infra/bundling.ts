@@ -87,9 +87,14 @@ export const lambdaCredentialsFromEnv: Plugin = {
 export function bundleOptions(entry: string, outdir: string): BuildOptions & { metafile: true } {
   return {
     absWorkingDir: projectRoot,
-    entryPoints: [resolve(projectRoot, entry)],
-    outfile: join(resolve(outdir), BUNDLE_FILE),
+    entryPoints: { [BUNDLE_FILE.replace(/\.mjs$/, '')]: resolve(projectRoot, entry) },
+    outdir: resolve(outdir),
+    outExtension: { '.js': '.mjs' },
     bundle: true,
+    // What a handler imports dynamically (the S3 SDK: lib/files/s3-sdk.ts) goes into a chunk of its own,
+    // which Node reads and runs only when the first request needs it, not at every cold start.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     // Everything inside, the AWS SDK too: we pin its version rather than take the runtime's.
     external: [],
     platform: 'node',
@@ -126,4 +131,24 @@ export async function bundle({
   await mkdir(outdir, { recursive: true });
   for (const [name, source] of Object.entries(extraFiles)) await copyFile(source, join(outdir, name));
   return result;
+}
+
+type Metafile = BuildResult<{ metafile: true }>['metafile'];
+
+/**
+ * The output files a cold start loads: the entry and the chunks it imports statically, transitively. The
+ * other chunks (dynamic imports: the S3 SDK, the SDK's own lazy parts) are read when first needed.
+ */
+export function loadedAtStart(metafile: Metafile): string[] {
+  const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]?.entryPoint);
+  const loaded = new Set<string>();
+  const visit = (path: string | undefined) => {
+    if (path === undefined || loaded.has(path)) return;
+    loaded.add(path);
+    for (const imported of metafile.outputs[path]?.imports ?? []) {
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+    }
+  };
+  visit(entry);
+  return [...loaded];
 }

@@ -1,18 +1,10 @@
 import { Readable } from 'node:stream';
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  NotFound,
-  PutObjectCommand,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { logger } from '../log';
-import { s3 } from '../storage/clients';
+
+/** The S3 SDK and client, loaded by the first call that needs them (see s3-sdk.ts). */
+const sdk = () => import('./s3-sdk');
+/** The presigner, loaded only by the download routes' first presigned URL. */
+const presigner = () => import('@aws-sdk/s3-request-presigner');
 
 /**
  * The binary bucket. Files live under `files/<tenant>/<GUID>/<upload>`: keyed by tenant and GUID, never by
@@ -47,6 +39,7 @@ export function heldKey(tenantId: number, guid: string, upload: string, offset: 
 export type Body = Uint8Array | { readonly stream: Readable; readonly length: number };
 
 export async function putObject(key: string, body: Body, contentType?: string): Promise<void> {
+  const { s3, PutObjectCommand } = await sdk();
   await sendWithBody(body, (abortSignal) =>
     s3().send(
       new PutObjectCommand({ Bucket: bucket(), Key: key, ...bodyOf(body), ContentType: contentType }),
@@ -65,6 +58,7 @@ export async function joined(
   tail: Uint8Array,
 ): Promise<Body> {
   if (held.length === 0) return tail;
+  const { s3, GetObjectCommand } = await sdk();
   const sources: Readable[] = [];
   for (const part of held) {
     const result = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: part.key }));
@@ -100,6 +94,7 @@ function bodyOf(body: Body) {
 }
 
 export async function getObject(key: string): Promise<Buffer> {
+  const { s3, GetObjectCommand } = await sdk();
   const result = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
   if (!result.Body) throw new Error(`object ${key} has no body`);
   const bytes = await result.Body.transformToByteArray();
@@ -108,6 +103,7 @@ export async function getObject(key: string): Promise<Buffer> {
 
 /** The object's size, or undefined when there is none. */
 export async function objectSize(key: string): Promise<number | undefined> {
+  const { s3, HeadObjectCommand, NotFound } = await sdk();
   try {
     const head = await s3().send(new HeadObjectCommand({ Bucket: bucket(), Key: key }));
     return head.ContentLength;
@@ -118,6 +114,7 @@ export async function objectSize(key: string): Promise<number | undefined> {
 }
 
 export async function startMultipart(key: string, contentType: string): Promise<string> {
+  const { s3, CreateMultipartUploadCommand } = await sdk();
   const result = await s3().send(
     new CreateMultipartUploadCommand({ Bucket: bucket(), Key: key, ContentType: contentType }),
   );
@@ -131,6 +128,7 @@ export async function uploadPart(
   partNumber: number,
   body: Body,
 ): Promise<Part> {
+  const { s3, UploadPartCommand } = await sdk();
   const result = await sendWithBody(body, (abortSignal) =>
     s3().send(
       new UploadPartCommand({
@@ -158,6 +156,7 @@ export async function completeMultipart(
   parts: readonly Part[],
   size: number,
 ): Promise<void> {
+  const { s3, CompleteMultipartUploadCommand } = await sdk();
   try {
     await s3().send(
       new CompleteMultipartUploadCommand({
@@ -176,6 +175,7 @@ export async function completeMultipart(
 
 /** Best effort: the lifecycle rule aborts what this leaves (and s3rver does not implement the call). */
 export async function abortMultipart(key: string, uploadId: string): Promise<void> {
+  const { s3, AbortMultipartUploadCommand } = await sdk();
   try {
     await s3().send(new AbortMultipartUploadCommand({ Bucket: bucket(), Key: key, UploadId: uploadId }));
   } catch (error) {
@@ -192,6 +192,8 @@ export async function deleteObjects(
   keys: readonly string[],
   options: { strict?: boolean } = {},
 ): Promise<void> {
+  if (keys.length === 0) return;
+  const { s3, DeleteObjectsCommand } = await sdk();
   for (let at = 0; at < keys.length; at += 1000) {
     const batch = keys.slice(at, at + 1000);
     try {
@@ -214,11 +216,12 @@ export async function deleteObjects(
 }
 
 /** A GET URL valid for 60 seconds, answering with the file's name and type, inline or as a download. */
-export function presignedGet(
+export async function presignedGet(
   key: string,
   file: { readonly fileName: string; readonly contentType: string },
   disposition: 'inline' | 'attachment',
 ): Promise<string> {
+  const [{ s3, GetObjectCommand }, { getSignedUrl }] = await Promise.all([sdk(), presigner()]);
   const encoded = encodeURIComponent(file.fileName).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16)}`,

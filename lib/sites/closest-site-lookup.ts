@@ -1,6 +1,7 @@
 import type { Principal } from '../accounts/principal';
 import { findClosestSiteId } from './closest-site';
-import { loadIndex } from './index-store';
+import { heldIndex, loadIndex } from './index-store';
+import { MAX_SITES_PER_READ, readPointerAndSites } from './lookup-reads';
 import type { Site } from './model';
 import { canReadOrCreateSite } from './permissions';
 import { getSite } from './repository';
@@ -16,10 +17,8 @@ export async function closestSiteIds(
   originId: number,
   names: readonly (string | null)[],
 ): Promise<{ SiteName?: string; SiteId: number }[]> {
-  const lookup = await siteLookup(principal, originId);
-  const answers = [];
-  for (const name of names) answers.push({ SiteName: name ?? undefined, SiteId: await lookup(name) });
-  return answers;
+  const found = await lookUp(principal, originId, names);
+  return names.map((name, at) => ({ SiteName: name ?? undefined, SiteId: found[at] as number }));
 }
 
 export async function closestSiteId(
@@ -27,33 +26,52 @@ export async function closestSiteId(
   originId: number,
   name: string | null,
 ): Promise<number> {
-  return (await siteLookup(principal, originId))(name);
+  return (await lookUp(principal, originId, [name]))[0] as number;
 }
 
-async function siteLookup(
+/**
+ * A warm instance answers with one storage call: it finds each name in the index it holds, then reads
+ * the index pointer, the origin and the sites found in one consistent BatchGetItem. If the pointer names
+ * the version it used, the answers stand (the same check as before, in the same request); if not, or cold,
+ * it loads the current index and reads the sites it finds then, so it never answers from a stale index.
+ */
+async function lookUp(principal: Principal, originId: number, names: readonly (string | null)[]) {
+  const { tenantId } = principal;
+  const held = heldIndex(tenantId);
+  const guesses = names.map((name) => (held && name ? findClosestSiteId(held, originId, name) : -1));
+  const wanted = [...new Set([originId, ...guesses.filter((id) => id !== -1)])];
+  if (held && wanted.length <= MAX_SITES_PER_READ) {
+    const read = await readPointerAndSites(tenantId, wanted);
+    if (read.pointer?.version === held.version) {
+      return answers(principal, read.sites.get(originId), guesses, (siteId) => read.sites.get(siteId));
+    }
+  }
+  // Cold, or the index has changed: the pointer's current version, then the sites it finds.
+  const [origin, index] = await Promise.all([getSite(tenantId, originId), loadIndex(tenantId)]);
+  const found = names.map((name) => (index && name ? findClosestSiteId(index, originId, name) : -1));
+  return answers(principal, origin, found, (siteId) => getSite(tenantId, siteId));
+}
+
+/** Each site found, if the caller may read or create on the origin and on it; -1 otherwise. */
+async function answers(
   principal: Principal,
-  originId: number,
-): Promise<(name: string | null) => Promise<number>> {
-  // The index's pointer is read beside the origin rather than after it: one round trip less per request.
-  const [origin, index] = await Promise.all([
-    getSite(principal.tenantId, originId),
-    loadIndex(principal.tenantId),
-  ]);
-  if (!(await canReadOrCreateSite(principal, origin))) return async () => -1;
+  origin: Site | undefined,
+  found: readonly number[],
+  siteOf: (siteId: number) => Site | undefined | Promise<Site | undefined>,
+): Promise<number[]> {
+  if (!(await canReadOrCreateSite(principal, origin))) return found.map(() => -1);
   const allowed = new Map<number, Promise<boolean>>();
   const mayUse = (siteId: number) => {
     let answer = allowed.get(siteId);
     if (!answer) {
-      answer = getSite(principal.tenantId, siteId).then((site: Site | undefined) =>
+      answer = Promise.resolve(siteOf(siteId)).then((site) =>
         site ? canReadOrCreateSite(principal, site) : false,
       );
       allowed.set(siteId, answer);
     }
     return answer;
   };
-  return async (name) => {
-    if (!name || !index) return -1;
-    const found = findClosestSiteId(index, originId, name);
-    return found !== -1 && (await mayUse(found)) ? found : -1;
-  };
+  const result: number[] = [];
+  for (const siteId of found) result.push(siteId !== -1 && (await mayUse(siteId)) ? siteId : -1);
+  return result;
 }

@@ -39,9 +39,7 @@ export async function readPointer(tenantId: number): Promise<IndexPointer | unde
   const result = await dynamo().send(
     new GetCommand({ TableName: table(), Key: keys.pointer(tenantId), ConsistentRead: true }),
   );
-  return result.Item
-    ? { version: Number(result.Item.Version), stale: result.Item.Stale === true }
-    : undefined;
+  return pointerOf(result.Item);
 }
 
 /**
@@ -63,6 +61,23 @@ export async function markIndexStale(tenantId: number): Promise<void> {
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
   }
+}
+
+/**
+ * Where the tenant's pointer is, for a caller that reads it (consistently) in one request with other items
+ * (lib/sites/lookup-reads.ts), and how to read the item it got.
+ */
+export function pointerLocation(tenantId: number): { table: string; key: Record<string, string> } {
+  return { table: table(), key: keys.pointer(tenantId) };
+}
+
+export function pointerOf(item: Record<string, unknown> | undefined): IndexPointer | undefined {
+  return item ? { version: Number(item.Version), stale: item.Stale === true } : undefined;
+}
+
+/** The index this instance holds for the tenant, whatever its version; undefined if none is loaded. */
+export function heldIndex(tenantId: number): NameIndex | undefined {
+  return loaded.get(tenantId);
 }
 
 /** The tenant's current index, or undefined when none has been built (the tenant has no sites yet). */

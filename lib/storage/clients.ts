@@ -1,5 +1,4 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /**
@@ -36,7 +35,7 @@ export function s3ClientConfig(env: NodeJS.ProcessEnv = process.env) {
  * One client per process, made again only if the endpoint it was made for changes: in Lambda never; in a
  * local process that starts emulators anew (the benchmark's phases), so no call goes to a stopped one.
  */
-function perEndpoint<T extends { destroy(): void }>(
+export function perEndpoint<T extends { destroy(): void }>(
   endpoint: () => string | undefined,
   make: () => T,
 ): () => T {
@@ -53,17 +52,12 @@ function perEndpoint<T extends { destroy(): void }>(
   };
 }
 
-// Pure: a bundle that never calls one of these leaves its client out (esbuild drops unused pure calls),
-// so that only the functions that touch S3 carry the S3 client.
+// Pure: a bundle that never calls it leaves the client out (esbuild drops unused pure calls). The S3
+// client is in lib/storage/s3.ts, which only a dynamic import reaches (lib/files/s3-sdk.ts).
 export const dynamo = /* @__PURE__ */ perEndpoint(
   () => process.env.KIROKU_DYNAMODB_ENDPOINT,
   () =>
     DynamoDBDocumentClient.from(new DynamoDBClient(dynamoDbClientConfig()), {
       marshallOptions: { removeUndefinedValues: true },
     }),
-);
-
-export const s3 = /* @__PURE__ */ perEndpoint(
-  () => process.env.KIROKU_S3_ENDPOINT,
-  () => new S3Client(s3ClientConfig()),
 );

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +14,10 @@ let template: Template;
 let bundleDir: string;
 let bundle: string;
 let sourceMap: { sources: string[] };
+/** The entry and its chunks (infra/bundling.ts splits what is imported dynamically): file → code. */
+let files: Map<string, string>;
+/** The sources of every file's map. */
+let sources: string[];
 
 beforeAll(() => {
   const file = join(mkdtempSync(join(tmpdir(), 'kiroku-api-function-')), 'settings.json');
@@ -34,6 +38,13 @@ beforeAll(() => {
   bundleDir = join(assembly.directory, fn?.Metadata['aws:asset:path']);
   bundle = readFileSync(join(bundleDir, 'index.mjs'), 'utf8');
   sourceMap = JSON.parse(readFileSync(join(bundleDir, 'index.mjs.map'), 'utf8'));
+  const names = readdirSync(bundleDir, { recursive: true, encoding: 'utf8' }).filter((name) =>
+    name.endsWith('.mjs'),
+  );
+  files = new Map(names.map((name) => [name, readFileSync(join(bundleDir, name), 'utf8')]));
+  sources = names.flatMap(
+    (name) => JSON.parse(readFileSync(join(bundleDir, `${name}.map`), 'utf8')).sources as string[],
+  );
 }, SYNTH_TIMEOUT_MS);
 
 /** The specifiers of the bundle's static imports (`import … from "x"`, `import "x"`). */
@@ -96,32 +107,40 @@ describe('ApiFunction', () => {
   });
 
   describe('bundle', () => {
-    it('is an ESM module whose only static import is the require banner', () => {
-      expect(bundle.startsWith("import { createRequire } from 'module';")).toBe(true);
-      // Builtins are reached through require(): no ESM namespace of node:http and the like at load.
-      expect(staticImports(bundle)).toEqual(['module']);
-      expect(occurrences(bundle, /from\s*["']node:/)).toEqual([]);
+    it('is ESM whose only static imports are the require banner and its own chunks', () => {
+      expect(files.size).toBeGreaterThan(0);
+      for (const [name, code] of files) {
+        expect(code.startsWith("import { createRequire } from 'module';"), name).toBe(true);
+        // Builtins are reached through require(): no ESM namespace of node:http and the like at load.
+        const outside = staticImports(code).filter((specifier) => !/^\.\.?\/.*\.mjs$/.test(specifier));
+        expect(outside, name).toEqual(['module']);
+        expect(occurrences(code, /from\s*["']node:/), name).toEqual([]);
+      }
     });
 
     it('has the AWS SDK inside', () => {
       // That nothing is left outside is shown by running the bundle away from node_modules, below.
-      expect(sourceMap.sources).toContainEqual(
-        expect.stringContaining('node_modules/@aws-sdk/client-dynamodb/'),
-      );
+      expect(sources).toContainEqual(expect.stringContaining('node_modules/@aws-sdk/client-dynamodb/'));
     });
 
     it('keeps only the English zod locale', () => {
-      // A message of zod/v4/locales/ja.js, and of de.js.
-      expect(occurrences(bundle, /無効な入力/)).toEqual([]);
-      expect(occurrences(bundle, /Ungültige Eingabe/)).toEqual([]);
-      expect(sourceMap.sources.filter((source) => source.includes('/zod/v4/locales/'))).toEqual([
+      for (const [name, code] of files) {
+        // A message of zod/v4/locales/ja.js, and of de.js.
+        expect(occurrences(code, /無効な入力/), name).toEqual([]);
+        expect(occurrences(code, /Ungültige Eingabe/), name).toEqual([]);
+      }
+      expect(sources.filter((source) => source.includes('/zod/v4/locales/'))).toEqual([
         expect.stringMatching(/\/zod\/v4\/locales\/en\.js$/),
       ]);
     });
 
-    it('links its source map, without the sources', () => {
+    it('links its source maps, without the sources', () => {
       expect(bundle.trimEnd().endsWith('//# sourceMappingURL=index.mjs.map')).toBe(true);
       expect(sourceMap).not.toHaveProperty('sourcesContent');
+      for (const [name, code] of files) {
+        const map = name.split('/').at(-1);
+        expect(code.trimEnd().endsWith(`//# sourceMappingURL=${map}.map`), name).toBe(true);
+      }
     });
 
     it('copies the extra files', () => {

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_FILE, bundle } from '../../infra/bundling';
+import { BUNDLE_FILE, bundle, loadedAtStart } from '../../infra/bundling';
 import { SYNTH_TIMEOUT_MS } from './synth';
 
 let outdir: string;
@@ -15,7 +15,10 @@ let weights: Map<string, number>;
 beforeAll(async () => {
   outdir = mkdtempSync(join(tmpdir(), 'kiroku-bundling-'));
   await bundle({ entry: 'test/fixtures/credentials-handler.ts', outdir });
-  sources = JSON.parse(readFileSync(join(outdir, `${BUNDLE_FILE}.map`), 'utf8')).sources;
+  // The entry's map and its chunks' (infra/bundling.ts splits what is imported dynamically).
+  sources = readdirSync(outdir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.mjs.map'))
+    .flatMap((name) => JSON.parse(readFileSync(join(outdir, name), 'utf8')).sources as string[]);
   const built = await bundle({ entry: 'functions/sessions-get.ts', outdir: join(outdir, 'sessions-get') });
   weights = new Map();
   for (const output of Object.values(built.metafile.outputs)) {
@@ -78,14 +81,26 @@ describe('what a bundle carries', () => {
   });
 });
 
+/** The packages in the files a cold start loads, and in those loaded later, of one handler's bundle. */
+async function packagesByLoad(handler: string): Promise<{ atStart: Set<string>; later: Set<string> }> {
+  const { metafile } = await bundle({ entry: `functions/${handler}.ts`, outdir: join(outdir, handler) });
+  const start = new Set(loadedAtStart(metafile));
+  const atStart = new Set<string>();
+  const later = new Set<string>();
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    for (const path of Object.keys(output.inputs)) {
+      const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? 'ours';
+      (start.has(file) ? atStart : later).add(name);
+    }
+  }
+  return { atStart, later };
+}
+
 describe('the server-script sandbox in bundles', () => {
-  /** The packages of a handler's bundle. */
+  /** The packages of a handler's bundle: its entry and every chunk. */
   const packagesOf = async (handler: string) => {
-    const built = await bundle({ entry: `functions/${handler}.ts`, outdir: join(outdir, `pkg-${handler}`) });
-    const output = Object.entries(built.metafile.outputs).find(([path]) => path.endsWith('.mjs'));
-    return Object.keys(output?.[1].inputs ?? {}).map(
-      (path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? 'ours',
-    );
+    const { atStart, later } = await packagesByLoad(handler);
+    return [...atStart, ...later];
   };
 
   it.each(['items-create', 'items-get', 'items-update', 'items-delete'])(
@@ -95,6 +110,9 @@ describe('the server-script sandbox in bundles', () => {
       expect(packages).toContain('quickjs-emscripten-core');
       // The singlefile variant: the wasm is inside the bundle, none is read from disk.
       expect(packages).toContain('@jitl/quickjs-singlefile-cjs-release-sync');
+      // ~800 KB: in a chunk read by the first request that runs a script, not by every cold start.
+      const { atStart } = await packagesByLoad(handler);
+      expect(atStart).not.toContain('@jitl/quickjs-singlefile-cjs-release-sync');
     },
     SYNTH_TIMEOUT_MS,
   );
@@ -110,6 +128,29 @@ describe('the server-script sandbox in bundles', () => {
     async (handler) => {
       const packages = await packagesOf(handler);
       expect(packages.filter((name) => name.includes('quickjs'))).toEqual([]);
+    },
+    SYNTH_TIMEOUT_MS,
+  );
+});
+
+describe('the S3 client', () => {
+  // ~20 ms of a cold start: a function pays for it with its first S3 call, not with every start.
+  it.each(['binaries-upload', 'binaries-guid-upload', 'binaries-get', 'binaries-download', 'binaries-show'])(
+    'is in a chunk of %s loaded by the first call that needs it',
+    async (handler) => {
+      const { atStart, later } = await packagesByLoad(handler);
+      expect(atStart).not.toContain('@aws-sdk/client-s3');
+      expect(atStart).not.toContain('@aws-sdk/s3-request-presigner');
+      expect(later).toContain('@aws-sdk/client-s3');
+    },
+    SYNTH_TIMEOUT_MS,
+  );
+
+  it(
+    'is nowhere in a function that never touches the bucket',
+    async () => {
+      const { atStart, later } = await packagesByLoad('sessions-get');
+      expect([...atStart, ...later].filter((name) => name.includes('s3'))).toEqual([]);
     },
     SYNTH_TIMEOUT_MS,
   );

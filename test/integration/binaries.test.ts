@@ -1,7 +1,8 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadSettings, useSettings } from '../../lib/config/settings';
-import { dynamo, s3 } from '../../lib/storage/clients';
+import { dynamo } from '../../lib/storage/clients';
+import { s3 } from '../../lib/storage/s3';
 import { createUser, seedAccounts, type TestAccounts, type TestUser } from '../fixtures/accounts';
 import {
   md5,
@@ -559,6 +560,41 @@ describe('binary upload', () => {
       }
       const last = await send(6 * MiB, 5);
       expect(last.body).toEqual({ Id: expect.any(Number), StatusCode: 200, Message: guid });
+      expect((await download(guid, writer.apiKey)).bytes?.equals(bytes)).toBe(true);
+    });
+
+    it('writes DynamoDB at most twice for a chunk between the first and the last: claim, then advance', async () => {
+      const bytes = patternBytes(6 * MiB + 5, 17);
+      const send = (from: number, length: number) =>
+        uploadFile(uploadUrl(), writer.apiKey, {
+          fileName: 'writes.bin',
+          bytes: bytes.subarray(from, from + length),
+          contentRange: rangeOf(from, length, bytes.length),
+        });
+      const guid = String((await send(0, 2 * MiB)).body.Message);
+      // The second chunk is held (under 5 MiB), the third makes the first part: both kinds of middle chunk.
+      for (const from of [2 * MiB, 4 * MiB]) {
+        const calls: string[] = [];
+        const name = `count-${Math.random()}`;
+        dynamo().middlewareStack.add(
+          (next, context) => async (args) => {
+            calls.push(String(context.commandName));
+            return next(args);
+          },
+          { step: 'initialize', name },
+        );
+        try {
+          expect((await send(from, 2 * MiB)).body.Message).toBe(guid);
+        } finally {
+          dynamo().middlewareStack.remove(name);
+        }
+        // Reads are allowed (authentication's cache may expire); writes are the claim and the advance.
+        expect(calls.filter((call) => !/^(Get|BatchGet|Query)/.test(call))).toEqual([
+          'UpdateItemCommand',
+          'PutItemCommand',
+        ]);
+      }
+      expect((await send(6 * MiB, 5)).body.Message).toBe(guid);
       expect((await download(guid, writer.apiKey)).bytes?.equals(bytes)).toBe(true);
     });
 

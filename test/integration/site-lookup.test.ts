@@ -1,5 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadSettings, useSettings } from '../../lib/config/settings';
+import { dynamo } from '../../lib/storage/clients';
 import { logIn, seedAccounts, type TestAccounts } from '../fixtures/accounts';
 import { type CallOptions, call } from '../fixtures/client';
 import { createSite } from '../fixtures/items';
@@ -162,6 +163,55 @@ describe('GetClosestSiteId', () => {
     it('lets a privileged user use a unique name from a nonexistent origin, but not a shared one', async () => {
       expect(await idOf(999_999_999, 'unique')).toBe(tree.unique);
       expect(await idOf(999_999_999, 'shared')).toBe(-1);
+    });
+  });
+
+  describe('storage reads', () => {
+    /** The DynamoDB calls the service makes while `run` runs, observed on its own client. */
+    async function callsDuring(run: () => Promise<unknown>): Promise<string[]> {
+      const calls: string[] = [];
+      const name = `count-${Math.random()}`;
+      dynamo().middlewareStack.add(
+        (next, context) => async (args) => {
+          calls.push(String(context.commandName));
+          return next(args);
+        },
+        { step: 'initialize', name },
+      );
+      try {
+        await run();
+      } finally {
+        dynamo().middlewareStack.remove(name);
+      }
+      return calls;
+    }
+
+    it('makes one storage call for a warm lookup: pointer, origin and the sites found in one read', async () => {
+      await lookup(tree.origin, ['shared', 'unique']);
+      const calls = await callsDuring(() => lookup(tree.origin, ['shared', 'unique', 'none']));
+      expect(calls).toEqual(['BatchGetItemCommand']);
+    });
+
+    it('never answers from the index it holds once another instance has moved the pointer on', async () => {
+      expect(await idOf(tree.origin, 'unique')).toBe(tree.unique);
+      // A second instance (as another Lambda would) writes a new version; this one still holds the old.
+      vi.resetModules();
+      const other = await import('../../lib/sites/index-updater');
+      const rename = (siteName: string) =>
+        other.updateTenantIndex(1, [
+          {
+            kind: 'put',
+            site: { siteId: tree.unique, parentId: tree.right, referenceType: 'Issues', siteName },
+          },
+        ]);
+      await rename('renamed-elsewhere');
+      try {
+        expect(await idOf(tree.origin, 'renamed-elsewhere')).toBe(tree.unique);
+        expect(await idOf(tree.origin, 'unique')).toBe(-1);
+      } finally {
+        await rename('unique');
+      }
+      expect(await idOf(tree.origin, 'unique')).toBe(tree.unique);
     });
   });
 
