@@ -117,7 +117,11 @@ export const siteSettingsInput = z
     },
     z
       .object({ ServerScripts: wholeList.optional() })
-    .catchall(z.unknown().meta({ description: `free-form JSON, the whole SiteSettings at most ${MAX_JSON_DEPTH} levels deep` }))
+      .catchall(
+        z.unknown().meta({
+          description: `free-form JSON, the whole SiteSettings at most ${MAX_JSON_DEPTH} levels deep`,
+        }),
+      )
       .refine((value) => !deeperThan(value, MAX_JSON_DEPTH), {
         message: `nested deeper than ${MAX_JSON_DEPTH} levels`,
         params: { bound: true },
