@@ -1,0 +1,184 @@
+import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from '../items/store';
+import { backoff, chunk } from '../storage/batch';
+import { dynamo } from '../storage/clients';
+import { tableName } from '../storage/tables';
+
+/**
+ * The search index's rows (table SearchIndex), every key under the tenant:
+ * - a document per indexed site or record: `T<tenant>#DOC` / its 15-digit id, holding the normalised full
+ *   text, the source's Ver and `Pending` while its postings are being written;
+ * - a posting per character n-gram and block of 4,096 ids: `T<tenant>#G#<gram>` / `B<block>`, whose number
+ *   set `Ids` holds the ids of that block whose text has the gram. ADD and DELETE of set members are
+ *   idempotent, so a page written twice leaves the same rows, and a record's change touches only the
+ *   postings of the grams it gained or lost.
+ */
+
+const table = () => tableName('searchIndex');
+const BLOCK = 4096;
+/** The Ver of a deleted record's tombstone: no late write of an older version can bring it back. */
+export const DELETED_VER = Number.MAX_SAFE_INTEGER;
+
+export interface SearchDocument {
+  readonly id: number;
+  readonly siteId: number;
+  readonly kind: 'site' | 'record';
+  readonly title: string;
+  /** The stored full text (lib/search/text.ts storedText). Empty for a tombstone. */
+  readonly text: string;
+  readonly ver: number;
+  readonly updatedAt: number;
+  readonly pending?: boolean;
+}
+
+const docPk = (tenantId: number) => `T${tenantId}#DOC`;
+const docSk = (id: number) => String(id).padStart(15, '0');
+const gramPk = (tenantId: number, gram: string) => `T${tenantId}#G#${gram}`;
+
+export const blockOf = (id: number) => Math.floor(id / BLOCK);
+
+/** The documents of `ids` that exist (tombstones included), read consistently. */
+export async function getDocuments(
+  tenantId: number,
+  ids: readonly number[],
+): Promise<Map<number, SearchDocument>> {
+  const found = new Map<number, SearchDocument>();
+  await Promise.all(
+    chunk([...new Set(ids)], 100).map(async (part) => {
+      let pending: Record<string, unknown>[] = part.map((id) => ({ pk: docPk(tenantId), sk: docSk(id) }));
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        await backoff(attempt);
+        const result = await dynamo().send(
+          new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }),
+        );
+        for (const item of result.Responses?.[table()] ?? []) found.set(Number(item.Id), toDocument(item));
+        pending = result.UnprocessedKeys?.[table()]?.Keys ?? [];
+      }
+    }),
+  );
+  return found;
+}
+
+/**
+ * Writes `doc` unless a newer version of it is stored (a higher Ver); false when one is. The same version
+ * may be written again: a redelivered change or a page done twice.
+ */
+export async function putDocument(tenantId: number, doc: SearchDocument): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: table(),
+        Item: fromDocument(tenantId, doc),
+        ConditionExpression: 'attribute_not_exists(pk) OR Ver <= :ver',
+        ExpressionAttributeValues: { ':ver': doc.ver },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** Clears `Pending` once the postings of exactly this version and text are written. */
+export async function settleDocument(tenantId: number, doc: SearchDocument): Promise<void> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { pk: docPk(tenantId), sk: docSk(doc.id) },
+        UpdateExpression: 'REMOVE Pending',
+        ConditionExpression: 'Ver = :ver AND #text = :text',
+        ExpressionAttributeNames: { '#text': 'Text' },
+        ExpressionAttributeValues: { ':ver': doc.ver, ':text': doc.text },
+      }),
+    );
+  } catch (error) {
+    // A newer version was written meanwhile: its own writer settles it.
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/** Adds (or removes) `ids` to (from) the posting of `gram` in their block: ids of one block only. */
+export async function updatePosting(
+  tenantId: number,
+  gram: string,
+  block: number,
+  ids: ReadonlySet<number>,
+  action: 'ADD' | 'DELETE',
+): Promise<void> {
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: { pk: gramPk(tenantId, gram), sk: `B${block}` },
+      UpdateExpression: `${action} Ids :ids`,
+      ExpressionAttributeValues: { ':ids': new Set(ids) },
+    }),
+  );
+}
+
+/** Every id whose posting holds `gram`, over all blocks. */
+export async function postingIds(tenantId: number, gram: string): Promise<Set<number>> {
+  const ids = new Set<number>();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': gramPk(tenantId, gram) },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? [])
+      for (const id of (item.Ids as Set<number> | undefined) ?? []) ids.add(id);
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return ids;
+}
+
+/** One page of the tenant's documents in id order, after `afterId`: for a scan-based check and the bench. */
+export async function documentPage(
+  tenantId: number,
+  afterId: number,
+  limit: number,
+): Promise<{ documents: SearchDocument[]; lastId?: number }> {
+  const page = await dynamo().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND sk > :after',
+      ExpressionAttributeValues: { ':pk': docPk(tenantId), ':after': docSk(afterId) },
+      Limit: limit,
+    }),
+  );
+  const documents = (page.Items ?? []).map(toDocument);
+  return { documents, lastId: page.LastEvaluatedKey ? documents.at(-1)?.id : undefined };
+}
+
+function fromDocument(tenantId: number, doc: SearchDocument): Record<string, unknown> {
+  return {
+    pk: docPk(tenantId),
+    sk: docSk(doc.id),
+    Id: doc.id,
+    SiteId: doc.siteId,
+    Kind: doc.kind,
+    Title: doc.title,
+    Text: doc.text,
+    Ver: doc.ver,
+    UpdatedAt: doc.updatedAt,
+    Pending: doc.pending || undefined,
+  };
+}
+
+function toDocument(item: Record<string, unknown>): SearchDocument {
+  return {
+    id: Number(item.Id),
+    siteId: Number(item.SiteId),
+    kind: item.Kind === 'site' ? 'site' : 'record',
+    title: String(item.Title ?? ''),
+    text: String(item.Text ?? ''),
+    ver: Number(item.Ver),
+    updatedAt: Number(item.UpdatedAt),
+    pending: item.Pending === true,
+  };
+}
