@@ -19,6 +19,12 @@ export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
   { table: 'items', handler: 'site-name-index', tables: { items: 'read', siteIndexes: 'write' } },
   // The files of deleted records, whether deleted alone or with their site.
   { table: 'items', handler: 'record-files', tables: { binaries: 'write' } },
+  // The search index, kept from the records' and sites' changes (Search.CreateIndexes).
+  {
+    table: 'items',
+    handler: 'search-index',
+    tables: { items: 'read', accounts: 'read', searchIndex: 'write', tasks: 'write' },
+  },
   // S3 objects of removed or overwritten files, and what abandoned uploads leave.
   { table: 'binaries', handler: 'binary-objects', bucket: 'write' },
 ];

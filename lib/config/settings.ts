@@ -34,6 +34,7 @@ const groups = {
     LimitTotalSize: z.number().positive().default(1024),
   }),
   Api: z.strictObject({ LimitPerSite: z.number().int().nonnegative().default(0) }),
+  Search: z.strictObject({ CreateIndexes: z.boolean().default(true) }),
 };
 
 const settingsSchema = z.strictObject({
@@ -43,6 +44,7 @@ const settingsSchema = z.strictObject({
   BackgroundTask: groups.BackgroundTask.default(groups.BackgroundTask.parse({})),
   BinaryStorage: groups.BinaryStorage.default(groups.BinaryStorage.parse({})),
   Api: groups.Api.default(groups.Api.parse({})),
+  Search: groups.Search.default(groups.Search.parse({})),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

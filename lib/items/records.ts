@@ -5,8 +5,10 @@ import { now } from '../clock';
 import { BadRequestError, LockedRecordError, NotFoundError } from '../http/errors';
 import { messages } from '../http/messages';
 import { type ApiResponse, apiResult } from '../http/response';
+import { recordIdsMatching } from '../search/query';
 import { useApiCall } from './api-limit';
 import { integratedSites } from './integrated-sites';
+import { itemKeys } from './keys';
 import { type ItemRecord, recordHolders, type Site } from './model';
 import { Permission, requirePermission, siteInTenant } from './permissions';
 import { mergeFields } from './record-fields';
@@ -67,7 +69,7 @@ export async function createRecord(
 export async function readItem(
   principal: Principal,
   id: number,
-  paging: { Offset?: number; PageSize?: number },
+  paging: { Offset?: number; PageSize?: number; View?: { Search?: string } },
 ): Promise<ApiResponse> {
   const item = await repository.findItem(principal.tenantId, id);
   if (!item) throw new NotFoundError(`no item ${id} in tenant ${principal.tenantId}`);
@@ -78,19 +80,46 @@ export async function readItem(
   const pageSize = paging.PageSize ?? PAGE_SIZE;
   // A site's read shows its integrated sites' records too; they are all of its kind, so one view fits.
   const sites = item.kind === 'site' ? await integratedSites(principal, site) : [];
+  const search = paging.View?.Search;
   const response =
     item.kind === 'record'
       ? { Offset: 0, PageSize: pageSize, TotalCount: 1, Data: [recordView(site, item.record)] }
-      : {
-          Offset: paging.Offset ?? 0,
-          PageSize: pageSize,
-          TotalCount: await recordCountOf(sites),
-          Data: (await recordPageOf(sites, paging.Offset ?? 0, pageSize)).map((record) =>
-            recordView(site, record),
-          ),
-        };
+      : search
+        ? await searchedPage(principal.tenantId, sites, search, paging.Offset ?? 0, pageSize, site)
+        : {
+            Offset: paging.Offset ?? 0,
+            PageSize: pageSize,
+            TotalCount: await recordCountOf(sites),
+            Data: (await recordPageOf(sites, paging.Offset ?? 0, pageSize)).map((record) =>
+              recordView(site, record),
+            ),
+          };
   const body = { StatusCode: 200, LimitPerDate: limits.limitPerDate, LimitRemaining: limits.limitRemaining };
   return { body: { ...body, Response: response } };
+}
+
+/** View.Search: the records of `sites` whose full text holds every word (lib/search), paged in id order. */
+async function searchedPage(
+  tenantId: number,
+  sites: readonly Site[],
+  search: string,
+  offset: number,
+  pageSize: number,
+  shownAs: Site,
+) {
+  const ids = await recordIdsMatching(
+    tenantId,
+    sites.map((each) => each.siteId),
+    search,
+  );
+  const page = ids.slice(offset, offset + pageSize).map((id) => itemKeys.item(tenantId, id));
+  const records = await repository.recordsByKeys(page);
+  return {
+    Offset: offset,
+    PageSize: pageSize,
+    TotalCount: ids.length,
+    Data: records.map((record) => recordView(shownAs, record)),
+  };
 }
 
 export async function updateRecord(

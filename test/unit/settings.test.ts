@@ -12,6 +12,7 @@ describe('settings', () => {
         BackgroundTask: { Enabled: true },
         BinaryStorage: { MaxSize: 50, LimitQuantity: 30, LimitSize: 50, LimitTotalSize: 1024 },
         Api: { LimitPerSite: 0 },
+        Search: { CreateIndexes: true },
       });
     });
 
