@@ -4,6 +4,7 @@ import * as binaries from './binaries/schemas';
 import { apiKeyResultSchema, apiResultSchema, pagedSchema } from './http/schemas';
 import * as packages from './items/package-schemas';
 import * as items from './items/schemas';
+import * as search from './search/schemas';
 import * as sessions from './sessions/schemas';
 import * as sites from './sites/schemas';
 import type { TableKey } from './storage/tables';
@@ -314,6 +315,40 @@ export const routes = [
     summary: 'The nearest site of each name, seen from site {id} (-1 when none, or not permitted)',
     request: sites.closestSiteRequest,
     response: sites.closestSiteResponse,
+  },
+  {
+    method: 'POST',
+    path: '/api/BackgroundTasks/{id}/RebuildSearchIndexes',
+    // Without {id}: the whole tenant. The path is case-insensitive in the reference.
+    aliases: [
+      '/api/BackgroundTasks/RebuildSearchIndexes',
+      '/api/backgroundtasks/rebuildsearchindexes',
+      '/api/backgroundtasks/{id}/rebuildsearchindexes',
+    ],
+    handler: 'backgroundtasks-rebuildsearchindexes',
+    tables: { items: 'read', accounts: 'read', tasks: 'write' },
+    summary: 'Queue a rebuild of the search index of the tenant, or of site {id} and its own records',
+    request: accounts.emptyRequest,
+    response: search.rebuildResponse,
+  },
+  {
+    method: 'POST',
+    path: '/api/BackgroundTasks/Tasks/{taskId}/Get',
+    aliases: ['/api/backgroundtasks/tasks/{taskId}/get'],
+    handler: 'backgroundtasks-get',
+    tables: { accounts: 'read', tasks: 'read' },
+    summary: "A background task's status and progress (users of its tenant)",
+    request: accounts.emptyRequest,
+    response: search.taskResponse,
+  },
+  {
+    method: 'POST',
+    path: '/api/search',
+    handler: 'search',
+    tables: { items: 'read', accounts: 'read', searchIndex: 'read' },
+    summary: 'Search every site and record the caller can read: every word of SearchText, newest first',
+    request: search.searchRequest,
+    response: search.searchResponse,
   },
   {
     method: 'POST',

@@ -25,6 +25,12 @@ export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
     handler: 'search-index',
     tables: { items: 'read', accounts: 'read', searchIndex: 'write', tasks: 'write' },
   },
+  // The background-task worker: one page of a pending task per change of its row (lib/tasks/worker.ts).
+  {
+    table: 'tasks',
+    handler: 'background-tasks',
+    tables: { tasks: 'write', items: 'read', accounts: 'read', searchIndex: 'write' },
+  },
   // S3 objects of removed or overwritten files, and what abandoned uploads leave.
   { table: 'binaries', handler: 'binary-objects', bucket: 'write' },
 ];

@@ -1,8 +1,10 @@
 import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
+import { now } from '../clock';
 import { toRecord } from '../items/record-repository';
 import { getSite, toSite } from '../items/site-repository';
+import { queueTask } from '../tasks/repository';
 import { recordDocument, siteDocument, UserNames } from './full-text';
 import type { SearchDocument } from './index-store';
 import { applyDocuments, tombstone } from './index-writer';
@@ -69,6 +71,9 @@ export async function indexChanges(tenantId: number, changes: TenantChanges): Pr
     }
   }
   const { written } = await applyDocuments(tenantId, docs);
+  for (const siteId of changes.renamedSites) {
+    await queueTask({ tenantId, kind: 'RebuildSearchIndexes', scopeId: siteId }, now());
+  }
   return { written };
 }
 

@@ -1,0 +1,85 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { containerKeys, orderKey, tenantSitesKey } from '../items/keys';
+import type { Site } from '../items/model';
+import { recordCount, recordsByKeys } from '../items/record-repository';
+import { getSite, sitesOfTenant } from '../items/site-repository';
+import { table as itemsTable, queryKeys } from '../items/store';
+import { dynamo } from '../storage/clients';
+import type { Task, TaskKind } from '../tasks/model';
+import { recordDocument, siteDocument, UserNames } from './full-text';
+import { applyDocuments } from './index-writer';
+
+/**
+ * The RebuildSearchIndexes task: scope 0 is every site of the tenant and their records, a site id that
+ * site and its own records (not its child sites). Sites go in id order, each site's document with its
+ * first page, then its records in id order, PAGE_SIZE per page. A document is written only where it
+ * differs from the stored one (the index is older than the item's last change, a rename of the site or of
+ * a user, or a write left pending), so a page done twice writes nothing the second time.
+ */
+
+export const PAGE_SIZE = 250;
+
+interface Cursor {
+  /** The site in progress (0: none left). */
+  readonly site: number;
+  /** The last record id done in it; 0 before its first page, which also does the site's own document. */
+  readonly after: number;
+}
+
+export const rebuildSearchIndexes: TaskKind = {
+  async start(task) {
+    const sites =
+      task.scopeId === 0
+        ? await sitesOfTenant(task.tenantId)
+        : [await getSite(task.tenantId, task.scopeId)].filter((site) => site !== undefined);
+    const counts = await Promise.all(sites.map((site) => recordCount(site as Site)));
+    const total = sites.length + counts.reduce((sum, count) => sum + count, 0);
+    const first = task.scopeId === 0 ? (sites[0]?.siteId ?? 0) : task.scopeId;
+    return { total, cursor: { site: first, after: 0 } satisfies Cursor };
+  },
+
+  async page(task, value) {
+    const cursor = value as Cursor;
+    if (cursor.site === 0) return { done: 0 };
+    const site = await getSite(task.tenantId, cursor.site);
+    if (!site) return { done: 0, cursor: await nextSiteCursor(task, cursor.site) };
+    const users = new UserNames();
+    const keys = await queryKeys(
+      {
+        IndexName: 'Contents',
+        KeyConditionExpression: 'ContainerKey = :container AND OrderKey > :after',
+        ExpressionAttributeValues: {
+          ':container': containerKeys.records(task.tenantId, site.siteId),
+          ':after': orderKey(cursor.after),
+        },
+      },
+      { limit: PAGE_SIZE },
+    );
+    const records = await recordsByKeys(keys);
+    const docs = await Promise.all(records.map((record) => recordDocument(record, site.title, users)));
+    if (cursor.after === 0) docs.push(await siteDocument(site, users));
+    await applyDocuments(task.tenantId, docs);
+    const lastId = Number(keys.at(-1)?.pk.split('#').at(-1) ?? 0);
+    const next =
+      keys.length === PAGE_SIZE
+        ? { site: site.siteId, after: lastId }
+        : await nextSiteCursor(task, site.siteId);
+    return { done: keys.length + (cursor.after === 0 ? 1 : 0), cursor: next };
+  },
+};
+
+/** The first page of the next site in id order (tenant scope), or nothing left. */
+async function nextSiteCursor(task: Task, siteId: number): Promise<Cursor | undefined> {
+  if (task.scopeId !== 0) return undefined;
+  const page = await dynamo().send(
+    new QueryCommand({
+      TableName: itemsTable(),
+      IndexName: 'TenantSites',
+      KeyConditionExpression: 'TenantSitesKey = :tenant AND OrderKey > :after',
+      ExpressionAttributeValues: { ':tenant': tenantSitesKey(task.tenantId), ':after': orderKey(siteId) },
+      Limit: 1,
+    }),
+  );
+  const next = page.Items?.[0];
+  return next ? { site: Number(next.SiteId), after: 0 } : undefined;
+}
