@@ -3,9 +3,10 @@ import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as triggers from 'aws-cdk-lib/triggers';
 import type { Construct } from 'constructs';
 import { fallbackHandler, pathsOf, type Route, routes } from '../lib/routes';
@@ -82,13 +83,25 @@ export class KirokuStack extends Stack {
       }
     }
     for (const subscription of streamSubscriptions) {
-      const fn = this.createFunction(subscription.handler, subscription);
+      const fn = this.createFunction(subscription.handler, subscription, {
+        ...(subscription.timeoutSeconds && { timeout: Duration.seconds(subscription.timeoutSeconds) }),
+        ...(subscription.memoryMb && { memorySize: subscription.memoryMb }),
+      });
+      const deadLetters = subscription.deadLetterQueue
+        ? new sqs.Queue(this, `${pascalCase(subscription.handler)}DeadLetters`, {
+            retentionPeriod: Duration.days(14),
+            encryption: sqs.QueueEncryption.SQS_MANAGED,
+            enforceSSL: true,
+          })
+        : undefined;
       fn.addEventSource(
         new DynamoEventSource(this.tables[subscription.table], {
           startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-          batchSize: 100,
+          batchSize: subscription.batchSize ?? 100,
+          parallelizationFactor: subscription.parallelization,
           retryAttempts: 3,
           bisectBatchOnError: true,
+          ...(deadLetters && { onFailure: new SqsDlq(deadLetters) }),
         }),
       );
     }

@@ -12,6 +12,16 @@ export interface StreamSubscriptionDefinition {
   /** Besides reading its stream: the tables the handler may touch, and how, as in the route table. */
   readonly tables?: Route['tables'];
   readonly bucket?: Route['bucket'];
+  /** Stream records per invocation (default 100). */
+  readonly batchSize?: number;
+  /** Concurrent batches per shard, in key order (default 1). */
+  readonly parallelization?: number;
+  /** Lambda timeout in seconds (default 29). */
+  readonly timeoutSeconds?: number;
+  /** Lambda memory in MB (default 1024). */
+  readonly memoryMb?: number;
+  /** Batches that still fail after the retries are described in an SQS dead-letter queue. */
+  readonly deadLetterQueue?: boolean;
 }
 
 export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
@@ -24,12 +34,22 @@ export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
     table: 'items',
     handler: 'search-index',
     tables: { items: 'read', accounts: 'read', searchIndex: 'write', tasks: 'write' },
+    timeoutSeconds: 120,
+    deadLetterQueue: true,
   },
   // The background-task worker: one page of a pending task per change of its row (lib/tasks/worker.ts).
+  // One record per invocation: one page. Tasks of different keys run side by side (parallelization).
+  // A stuck task (its retries spent, its batch in the dead-letter queue) moves on when its scope is
+  // requested again, which touches its row.
   {
     table: 'tasks',
     handler: 'background-tasks',
     tables: { tasks: 'write', items: 'read', accounts: 'read', searchIndex: 'write' },
+    batchSize: 1,
+    parallelization: 10,
+    timeoutSeconds: 300,
+    memoryMb: 1024,
+    deadLetterQueue: true,
   },
   // S3 objects of removed or overwritten files, and what abandoned uploads leave.
   { table: 'binaries', handler: 'binary-objects', bucket: 'write' },

@@ -120,16 +120,40 @@ describe('KirokuStack', () => {
 
     it('subscribes each stream handler to its table', () => {
       template.resourceCountIs('AWS::Lambda::EventSourceMapping', streamSubscriptions.length);
-      for (const { table, handler } of streamSubscriptions) {
+      for (const { table, handler, batchSize } of streamSubscriptions) {
         template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
           FunctionName: { Ref: logicalId(fn(handler)) },
           EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.tables[table]), 'StreamArn'] },
           StartingPosition: 'TRIM_HORIZON',
-          BatchSize: 100,
+          BatchSize: batchSize ?? 100,
           MaximumRetryAttempts: 3,
           BisectBatchOnFunctionError: true,
         });
       }
+    });
+
+    it('feeds the background-task worker one task row at a time, with a dead-letter queue and 5 minutes', () => {
+      const mapping = Object.values(resources).find(
+        (r) =>
+          r.Type === 'AWS::Lambda::EventSourceMapping' &&
+          JSON.stringify(r.Properties.FunctionName) ===
+            JSON.stringify({ Ref: logicalId(fn('background-tasks')) }),
+      );
+      expect(mapping?.Properties).toMatchObject({
+        EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.tables.tasks), 'StreamArn'] },
+        BatchSize: 1,
+        ParallelizationFactor: 10,
+        DestinationConfig: {
+          OnFailure: {
+            Destination: { 'Fn::GetAtt': [expect.stringMatching(/^BackgroundTasksDeadLetters/), 'Arn'] },
+          },
+        },
+      });
+      expect(functionResource('background-tasks').Properties.Timeout).toBe(300);
+      template.resourceCountIs(
+        'AWS::SQS::Queue',
+        streamSubscriptions.filter((s) => s.deadLetterQueue).length,
+      );
     });
   });
 
