@@ -26,7 +26,11 @@ const groups = {
     RetentionPeriod: z.number().int().positive().default(1440),
     UseKeyValueStore: z.boolean().default(false),
   }),
-  BackgroundTask: z.strictObject({ Enabled: z.boolean().default(true) }),
+  BackgroundTask: z.strictObject({
+    Enabled: z.boolean().default(true),
+    // Records per page of a search-index rebuild (the reference's lot of rows per run is 100).
+    CreateSearchIndexLot: z.number().int().min(1).max(10_000).default(5_000),
+  }),
   BinaryStorage: z.strictObject({
     MaxSize: z.number().positive().default(50),
     LimitQuantity: z.number().int().nonnegative().default(30),

@@ -1,17 +1,23 @@
 import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../items/store';
-import { backoff, chunk } from '../storage/batch';
+import { backoff, batchWrite, chunk } from '../storage/batch';
 import { dynamo } from '../storage/clients';
 import { tableName } from '../storage/tables';
+import { packIds, unpackIds } from './id-codec';
 
 /**
  * The search index's rows (table SearchIndex), every key under the tenant:
  * - a document per indexed site or record: `T<tenant>#DOC` / its 15-digit id, holding the normalised full
  *   text, the source's Ver and `Pending` while its postings are being written;
  * - a posting per character n-gram and block of 4,096 ids: `T<tenant>#G#<gram>` / `B<block>`, whose number
- *   set `Ids` holds the ids of that block whose text has the gram. ADD and DELETE of set members are
- *   idempotent, so a page written twice leaves the same rows, and a record's change touches only the
- *   postings of the grams it gained or lost.
+ *   set `Ids` holds the ids of that block whose text has the gram, kept by the live path. ADD and DELETE of
+ *   set members are idempotent, and a record's change touches only the postings of the grams it gained
+ *   or lost;
+ * - a segment per n-gram and rebuild page: `T<tenant>#G#<gram>` / `S<site>.<first id>`, the page's ids
+ *   holding the gram, packed (lib/search/id-codec.ts) and written whole, 25 to a request, so that a
+ *   rebuild costs a few writes per record rather than one per gram. The same page done again writes the
+ *   same rows. Nothing removes an id from a segment but the next rebuild of its page: an id there whose
+ *   text lost the gram is a candidate the search drops when it checks the text.
  */
 
 const table = () => tableName('searchIndex');
@@ -117,7 +123,32 @@ export async function updatePosting(
   );
 }
 
-/** Every id whose posting holds `gram`, over all blocks. */
+/** Writes a rebuild page's segments whole (see above): `ids` ascending. */
+export async function putSegments(
+  tenantId: number,
+  segment: string,
+  postings: ReadonlyMap<string, readonly number[]>,
+): Promise<void> {
+  await batchWrite(
+    table(),
+    [...postings].map(([gram, ids]) => ({
+      PutRequest: { Item: { pk: gramPk(tenantId, gram), sk: `S${segment}`, Packed: packIds(ids) } },
+    })),
+  );
+}
+
+/**
+ * Writes documents whole, 25 to a request, without the version check of putDocument: for the rebuild,
+ * which writes only documents whose stored version it has just read as older, moments before.
+ */
+export async function putDocuments(tenantId: number, docs: readonly SearchDocument[]): Promise<void> {
+  await batchWrite(
+    table(),
+    docs.map((doc) => ({ PutRequest: { Item: fromDocument(tenantId, doc) } })),
+  );
+}
+
+/** Every id whose postings (live blocks and rebuild segments) hold `gram`. */
 export async function postingIds(tenantId: number, gram: string): Promise<Set<number>> {
   const ids = new Set<number>();
   let start: Record<string, unknown> | undefined;
@@ -130,8 +161,10 @@ export async function postingIds(tenantId: number, gram: string): Promise<Set<nu
         ExclusiveStartKey: start,
       }),
     );
-    for (const item of page.Items ?? [])
+    for (const item of page.Items ?? []) {
       for (const id of (item.Ids as Set<number> | undefined) ?? []) ids.add(id);
+      if (item.Packed instanceof Uint8Array) for (const id of unpackIds(item.Packed)) ids.add(id);
+    }
     start = page.LastEvaluatedKey;
   } while (start);
   return ids;

@@ -18,8 +18,9 @@ import { textGrams } from './text';
  * The order makes every interruption and every race leave at worst postings too many (candidates the
  * search drops when it checks them against their text), never one too few:
  * 1. the document is written with `Pending`, unless a newer version is stored;
- * 2. postings of lost grams are removed, then postings of the new grams are added (all of them when the
- *    previous version was itself still pending: its postings may be partial);
+ * 2. postings of lost grams are removed and postings of the new grams added, side by side as the two
+ *    sets never overlap (all the new grams when the previous version was itself still pending: its
+ *    postings may be partial);
  * 3. documents that another writer replaced meanwhile get their grams added again, in case step 2
  *    removed some of them;
  * 4. `Pending` is cleared. A document still pending (a crash before this) counts as stale for a rebuild
@@ -72,8 +73,12 @@ export async function applyDocuments(
     const complete = before !== undefined && !before.pending;
     for (const gram of newGrams) if (!complete || !oldGrams.has(gram)) additions.add(gram, doc.id);
   }
-  let postingWrites = await removals.write(tenantId, 'DELETE');
-  postingWrites += await additions.write(tenantId, 'ADD');
+  // Lost and gained grams of one document never overlap: both kinds of write go out at once.
+  const [removed, added] = await Promise.all([
+    removals.write(tenantId, 'DELETE'),
+    additions.write(tenantId, 'ADD'),
+  ]);
+  let postingWrites = removed + added;
 
   const now = await getDocuments(
     tenantId,

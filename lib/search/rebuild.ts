@@ -1,4 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { settings } from '../config/settings';
 import { containerKeys, orderKey, tenantSitesKey } from '../items/keys';
 import type { Site } from '../items/model';
 import { recordCount, recordsByKeys } from '../items/record-repository';
@@ -7,17 +8,19 @@ import { table as itemsTable, queryKeys } from '../items/store';
 import { dynamo } from '../storage/clients';
 import type { Task, TaskKind } from '../tasks/model';
 import { recordDocument, siteDocument, UserNames } from './full-text';
-import { applyDocuments } from './index-writer';
+import { indexPage } from './rebuild-writer';
 
 /**
  * The RebuildSearchIndexes task: scope 0 is every site of the tenant and their records, a site id that
  * site and its own records (not its child sites). Sites go in id order, each site's document with its
  * first page, then its records in id order, PAGE_SIZE per page. A document is written only where it
  * differs from the stored one (the index is older than the item's last change, a rename of the site or of
- * a user, or a write left pending), so a page done twice writes nothing the second time.
+ * a user, or a write left pending); the page's postings are written whole (lib/search/rebuild-writer.ts),
+ * so a page done twice writes the same rows again.
  */
 
-export const PAGE_SIZE = 250;
+/** Records per page: the reference's lot of search-index rows per run, BackgroundTask.CreateSearchIndexLot. */
+export const pageSize = () => settings().BackgroundTask.CreateSearchIndexLot;
 
 interface Cursor {
   /** The site in progress (0: none left). */
@@ -53,15 +56,15 @@ export const rebuildSearchIndexes: TaskKind = {
           ':after': orderKey(cursor.after),
         },
       },
-      { limit: PAGE_SIZE },
+      { limit: pageSize() },
     );
     const records = await recordsByKeys(keys);
     const docs = await Promise.all(records.map((record) => recordDocument(record, site.title, users)));
     if (cursor.after === 0) docs.push(await siteDocument(site, users));
-    await applyDocuments(task.tenantId, docs);
+    await indexPage(task.tenantId, `${site.siteId}.${cursor.after}`, docs);
     const lastId = Number(keys.at(-1)?.pk.split('#').at(-1) ?? 0);
     const next =
-      keys.length === PAGE_SIZE
+      keys.length === pageSize()
         ? { site: site.siteId, after: lastId }
         : await nextSiteCursor(task, site.siteId);
     return { done: keys.length + (cursor.after === 0 ? 1 : 0), cursor: next };

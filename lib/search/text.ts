@@ -38,35 +38,49 @@ export function matchesAll(text: string, words: readonly string[]): boolean {
 }
 
 /**
- * The posting keys of a stored text: every character (code point) and every pair of adjacent characters
- * that holds no space. A word of one character is found by its character, a longer word by its pairs, so
- * a two-character Japanese word inside a longer phrase has its own key; words never hold a space, so
- * pairs across a space are never asked for and not kept.
+ * The posting keys of a stored text: every character (code point), every pair and every triple of
+ * adjacent characters that holds no space. A word of one character is found by its character, of two by
+ * its pair (so a two-character Japanese word inside a longer phrase has its own key), a longer one by its
+ * triples, which are far more selective than pairs in any script. Words never hold a space, so n-grams
+ * across a space are never asked for and not kept.
  */
 export function textGrams(text: string): Set<string> {
   const grams = new Set<string>();
   const chars = Array.from(text);
   for (let index = 0; index < chars.length; index++) {
-    const char = chars[index] as string;
-    if (char === ' ') continue;
-    grams.add(char);
-    const next = chars[index + 1];
-    if (next !== undefined && next !== ' ') grams.add(char + next);
+    const first = chars[index] as string;
+    if (first === ' ') continue;
+    grams.add(first);
+    const second = chars[index + 1];
+    if (second === undefined || second === ' ') continue;
+    grams.add(first + second);
+    const third = chars[index + 2];
+    if (third !== undefined && third !== ' ') grams.add(first + second + third);
   }
   return grams;
 }
 
+/** The most n-grams of one word a search reads: any subset of a word's keys finds every record holding it. */
+const MAX_WORD_GRAMS = 4;
+
 /**
- * The keys a record must have to hold `word`: its one character, or each of its pairs. Holding them all is
- * necessary, not sufficient ("abca" has "ab", "bc", "ca" and not "abcab"), hence the check of candidates
- * against their stored text.
+ * Keys a record must have to hold `word`: its character, its pair, or (longer words) up to four of its
+ * triples, spread from its start to its end. Holding them is necessary, not sufficient ("abcab" has the
+ * triples of "abcabc" but not the word), hence the check of candidates against their stored text.
  */
 export function wordGrams(word: string): string[] {
   const chars = Array.from(word);
-  if (chars.length === 1) return chars;
-  const pairs = new Set<string>();
-  for (let index = 0; index + 1 < chars.length; index++) pairs.add(`${chars[index]}${chars[index + 1]}`);
-  return [...pairs];
+  if (chars.length <= 3) return [chars.join('')];
+  const triples = [
+    ...new Set(chars.slice(0, -2).map((char, index) => char + chars[index + 1] + chars[index + 2])),
+  ];
+  if (triples.length <= MAX_WORD_GRAMS) return triples;
+  const step = (triples.length - 1) / (MAX_WORD_GRAMS - 1);
+  return [
+    ...new Set(
+      Array.from({ length: MAX_WORD_GRAMS }, (_, index) => triples[Math.round(index * step)] as string),
+    ),
+  ];
 }
 
 /** Up to `radius` characters either side of the first hit of the first word, for a result list. */

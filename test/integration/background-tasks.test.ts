@@ -2,7 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadSettings, useSettings } from '../../lib/config/settings';
 import { matchingDocuments } from '../../lib/search/query';
-import { PAGE_SIZE, rebuildSearchIndexes } from '../../lib/search/rebuild';
+import { rebuildSearchIndexes } from '../../lib/search/rebuild';
 import { dynamo } from '../../lib/storage/clients';
 import { taskKinds } from '../../lib/tasks/kinds';
 import type { TaskKind } from '../../lib/tasks/model';
@@ -56,7 +56,11 @@ beforeAll(async () => {
     ReferenceType: 'Issues',
   });
 });
-beforeEach(() => useSettings(undefined));
+/** Small pages, so that a few hundred records make several. */
+const PAGE_SIZE = 100;
+const smallPages = () =>
+  useSettings(loadSettings({ KIROKU_PARAM_BackgroundTask_CreateSearchIndexLot: String(PAGE_SIZE) }));
+beforeEach(smallPages);
 afterAll(() => stack.close());
 
 describe('POST /api/BackgroundTasks/{id}/RebuildSearchIndexes', () => {

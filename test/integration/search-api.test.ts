@@ -113,7 +113,8 @@ describe('the rebuild through the stream worker', () => {
     const site = await createSite(stack.url, admin, 0, { Title: 'Backlog', ReferenceType: 'Issues' });
     const ids = await seedRecords(site, 1, 600, (index) => `backlog-${index} 未処理の課題`);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    useSettings(undefined);
+    // Pages of 100: several, so that the worker can be killed between two.
+    useSettings(loadSettings({ KIROKU_PARAM_BackgroundTask_CreateSearchIndexLot: '100' }));
     expect(await searchSite(stack.url, admin, site, '課題')).toEqual([]);
 
     const started = await call(stack.url, `/api/BackgroundTasks/${site}/RebuildSearchIndexes`, {

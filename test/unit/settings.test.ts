@@ -9,7 +9,7 @@ describe('settings', () => {
         Service: { Name: 'Kiroku' },
         Security: { MimeTypeCheckOnApi: false, AllowIpAddresses: [], PrivilegedUsers: ['Administrator'] },
         Session: { RetentionPeriod: 1440, UseKeyValueStore: false },
-        BackgroundTask: { Enabled: true },
+        BackgroundTask: { Enabled: true, CreateSearchIndexLot: 5000 },
         BinaryStorage: { MaxSize: 50, LimitQuantity: 30, LimitSize: 50, LimitTotalSize: 1024 },
         Api: { LimitPerSite: 0 },
         Search: { CreateIndexes: true },
