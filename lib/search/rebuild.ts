@@ -1,13 +1,15 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { settings } from '../config/settings';
-import { containerKeys, orderKey, tenantSitesKey } from '../items/keys';
+import { containerKeys, itemKeys, orderKey, tenantSitesKey } from '../items/keys';
 import type { Site } from '../items/model';
 import { recordCount, recordsByKeys } from '../items/record-repository';
 import { getSite, sitesOfTenant } from '../items/site-repository';
-import { table as itemsTable, queryKeys } from '../items/store';
+import { batchGet, table as itemsTable, queryKeys } from '../items/store';
 import { dynamo } from '../storage/clients';
 import type { Task, TaskKind } from '../tasks/model';
 import { recordDocument, siteDocument, UserNames } from './full-text';
+import { DELETED_VER, documentPage } from './index-store';
+import { applyDocuments, tombstone } from './index-writer';
 import { indexPage } from './rebuild-writer';
 
 /**
@@ -27,6 +29,8 @@ interface Cursor {
   readonly site: number;
   /** The last record id done in it; 0 before its first page, which also does the site's own document. */
   readonly after: number;
+  /** Set once every site is done (tenant scope): the last document id checked for a deleted item. */
+  readonly sweep?: number;
 }
 
 export const rebuildSearchIndexes: TaskKind = {
@@ -43,7 +47,9 @@ export const rebuildSearchIndexes: TaskKind = {
 
   async page(task, value) {
     const cursor = value as Cursor;
-    if (cursor.site === 0) return { done: 0 };
+    if (cursor.sweep !== undefined) return sweepPage(task.tenantId, cursor.sweep);
+    if (cursor.site === 0)
+      return { done: 0, cursor: task.scopeId === 0 ? { site: 0, after: 0, sweep: 0 } : undefined };
     const site = await getSite(task.tenantId, cursor.site);
     if (!site) return { done: 0, cursor: await nextSiteCursor(task, cursor.site) };
     const users = new UserNames();
@@ -84,5 +90,24 @@ async function nextSiteCursor(task: Task, siteId: number): Promise<Cursor | unde
     }),
   );
   const next = page.Items?.[0];
-  return next ? { site: Number(next.SiteId), after: 0 } : undefined;
+  return next ? { site: Number(next.SiteId), after: 0 } : { site: 0, after: 0, sweep: 0 };
+}
+
+/**
+ * After the sites, the tenant's documents in id order, a page at a time: a document whose site or record
+ * is gone (deleted while Search.CreateIndexes was off, or while the stream handler was down) becomes a
+ * tombstone, so that the search stops finding it. Counts nothing towards Done: Total counts items.
+ */
+async function sweepPage(tenantId: number, afterId: number): Promise<{ done: number; cursor?: Cursor }> {
+  const { documents, lastId } = await documentPage(tenantId, afterId, pageSize());
+  const live = documents.filter((doc) => doc.ver !== DELETED_VER);
+  const items = await batchGet(live.map((doc) => itemKeys.item(tenantId, doc.id)));
+  const existing = new Set(items.map((item) => Number(item.Kind === 'site' ? item.SiteId : item.RecordId)));
+  const gone = live.filter((doc) => !existing.has(doc.id));
+  if (gone.length > 0)
+    await applyDocuments(
+      tenantId,
+      gone.map((doc) => tombstone(doc.id, doc.siteId, doc.updatedAt)),
+    );
+  return { done: 0, cursor: lastId === undefined ? undefined : { site: 0, after: 0, sweep: lastId } };
 }

@@ -233,6 +233,17 @@ describe('the worker', () => {
     expect((await matchingDocuments(otherTenant, 'other tenant')).map((doc) => doc.id)).toEqual([otherSite]);
   });
 
+  it('without {id}, drops the documents of records deleted while the live path was away', async () => {
+    const record = await createRecord(stack.url, admin, site, { Title: 'sweep-me' });
+    await runToEnd(String((await rebuild('/api/BackgroundTasks/RebuildSearchIndexes')).body.TaskId));
+    expect((await matchingDocuments(1, 'sweep-me')).map((doc) => doc.id)).toEqual([record]);
+    // No stream poller in this stack: the deletion reaches the index only through the rebuild.
+    await call(stack.url, `/api/items/${record}/delete`, { ApiKey: admin });
+    expect((await matchingDocuments(1, 'sweep-me')).map((doc) => doc.id)).toEqual([record]);
+    await runToEnd(String((await rebuild('/api/BackgroundTasks/RebuildSearchIndexes')).body.TaskId));
+    expect(await matchingDocuments(1, 'sweep-me')).toEqual([]);
+  });
+
   it('a task whose page keeps failing is Failed with the reason, and its scope can be started again', async () => {
     const kinds = taskKinds as Record<string, TaskKind>;
     kinds.Faulty = {
