@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type BundlesResult, benchBundles } from './bundles';
 import { projectRoot } from './children';
 import * as report from './report';
+import { benchSearch } from './search';
 import { benchSessions, type SessionsResult } from './sessions';
 import { benchSiteLookup } from './site-lookup';
 import { benchSiteLookupGateway } from './site-lookup-gateway';
@@ -83,6 +84,7 @@ const lookupInProcess = (await phase('site lookup, in process', () => benchSiteL
   | undefined;
 const lookupGateway = await phase('site lookup, through the gateway', () => benchSiteLookupGateway());
 const upload = await phase('binary upload', () => benchUpload());
+const search = await phase('full-text search', () => benchSearch());
 
 for (const result of sessions) {
   report.printSessions(result);
@@ -104,6 +106,10 @@ if (upload) {
   report.printUpload(upload);
   verdicts.push(...report.uploadVerdicts(upload));
 }
+if (search) {
+  console.log('\nFull-text search (issue 14):');
+  console.log(JSON.stringify(search, null, 2));
+}
 report.printVerdicts(verdicts);
 for (const failure of failures) console.log(`  could not measure: ${failure}`);
 
@@ -122,6 +128,7 @@ const results = {
   start,
   siteLookup: { inProcess: lookupInProcess, gateway: lookupGateway },
   upload,
+  search,
 };
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nWritten to ${file} (${results.durationS} s)`);
