@@ -83,6 +83,19 @@ describe('search kept current through the Items stream', () => {
     expect(result.body.StatusCode).toBe(400);
   });
 
+  it("a site's new title reaches its records' full text through a queued rebuild", async () => {
+    const renamed = await createSite(stack.url, admin, 0, { Title: 'Before-title', ReferenceType: 'Issues' });
+    const id = await createRecord(stack.url, admin, renamed, { Title: 'inside' });
+    await eventually(() => search('before-title inside', renamed), [id]);
+    const updated = await call(stack.url, `/api/items/${renamed}/updatesite`, {
+      ApiKey: admin,
+      Title: 'After-title',
+    });
+    expect(updated.body.StatusCode).toBe(200);
+    await eventually(() => search('after-title inside', renamed), [id]);
+    expect(await search('before-title', renamed)).toEqual([]);
+  });
+
   it('Search.CreateIndexes false: changes do not reach the index', async () => {
     useSettings(loadSettings({ KIROKU_PARAM_Search_CreateIndexes: 'false' }));
     const id = await createRecord(stack.url, admin, site, { Title: 'unindexed-record' });
