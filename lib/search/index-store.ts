@@ -3,7 +3,7 @@ import { isConditionFailure } from '../items/store';
 import { backoff, batchWrite, chunk } from '../storage/batch';
 import { dynamo } from '../storage/clients';
 import { tableName } from '../storage/tables';
-import { packIds, unpackIds } from './id-codec';
+import { bucketOf, encodeSegment, idsInSegment } from './segment-codec';
 
 /**
  * The search index's rows (table SearchIndex), every key under the tenant:
@@ -13,11 +13,12 @@ import { packIds, unpackIds } from './id-codec';
  *   set `Ids` holds the ids of that block whose text has the gram, kept by the live path. ADD and DELETE of
  *   set members are idempotent, and a record's change touches only the postings of the grams it gained
  *   or lost;
- * - a segment per n-gram and rebuild page: `T<tenant>#G#<gram>` / `S<site>.<first id>`, the page's ids
- *   holding the gram, packed (lib/search/id-codec.ts) and written whole, 25 to a request, so that a
- *   rebuild costs a few writes per record rather than one per gram. The same page done again writes the
- *   same rows. Nothing removes an id from a segment but the next rebuild of its page: an id there whose
- *   text lost the gram is a candidate the search drops when it checks the text.
+ * - a segment per hash bucket of n-grams and rebuild page: `T<tenant>#S<bucket>` / `<site>.<after id>`,
+ *   holding for each gram of the bucket the page's ids that have it (lib/search/segment-codec.ts), written
+ *   whole, 25 to a request: a rebuild page of thousands of records costs SEGMENT_BUCKETS rows, not one
+ *   per gram. The same page done again writes the same rows. Nothing removes an id from a segment but the
+ *   next rebuild of its page: an id there whose text lost the gram is a candidate the search drops when it
+ *   checks the text.
  */
 
 const table = () => tableName('searchIndex');
@@ -40,6 +41,7 @@ export interface SearchDocument {
 const docPk = (tenantId: number) => `T${tenantId}#DOC`;
 const docSk = (id: number) => String(id).padStart(15, '0');
 const gramPk = (tenantId: number, gram: string) => `T${tenantId}#G#${gram}`;
+const segmentPk = (tenantId: number, bucket: number) => `T${tenantId}#S${bucket}`;
 
 export const blockOf = (id: number) => Math.floor(id / BLOCK);
 
@@ -123,18 +125,26 @@ export async function updatePosting(
   );
 }
 
-/** Writes a rebuild page's segments whole (see above): `ids` ascending. */
+/** Writes a rebuild page's segments whole (see above): each gram's `ids` ascending. */
 export async function putSegments(
   tenantId: number,
   segment: string,
   postings: ReadonlyMap<string, readonly number[]>,
-): Promise<void> {
+): Promise<number> {
+  const buckets = new Map<number, [string, readonly number[]][]>();
+  for (const entry of postings) {
+    const bucket = bucketOf(entry[0]);
+    const list = buckets.get(bucket);
+    if (list) list.push(entry);
+    else buckets.set(bucket, [entry]);
+  }
   await batchWrite(
     table(),
-    [...postings].map(([gram, ids]) => ({
-      PutRequest: { Item: { pk: gramPk(tenantId, gram), sk: `S${segment}`, Packed: packIds(ids) } },
+    [...buckets].map(([bucket, entries]) => ({
+      PutRequest: { Item: { pk: segmentPk(tenantId, bucket), sk: segment, Packed: encodeSegment(entries) } },
     })),
   );
+  return buckets.size;
 }
 
 /**
@@ -151,23 +161,31 @@ export async function putDocuments(tenantId: number, docs: readonly SearchDocume
 /** Every id whose postings (live blocks and rebuild segments) hold `gram`. */
 export async function postingIds(tenantId: number, gram: string): Promise<Set<number>> {
   const ids = new Set<number>();
+  await Promise.all([
+    queryAll(gramPk(tenantId, gram), (item) => {
+      for (const id of (item.Ids as Set<number> | undefined) ?? []) ids.add(id);
+    }),
+    queryAll(segmentPk(tenantId, bucketOf(gram)), (item) => {
+      if (item.Packed instanceof Uint8Array) for (const id of idsInSegment(item.Packed, gram)) ids.add(id);
+    }),
+  ]);
+  return ids;
+}
+
+async function queryAll(pk: string, each: (item: Record<string, unknown>) => void): Promise<void> {
   let start: Record<string, unknown> | undefined;
   do {
     const page = await dynamo().send(
       new QueryCommand({
         TableName: table(),
         KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': gramPk(tenantId, gram) },
+        ExpressionAttributeValues: { ':pk': pk },
         ExclusiveStartKey: start,
       }),
     );
-    for (const item of page.Items ?? []) {
-      for (const id of (item.Ids as Set<number> | undefined) ?? []) ids.add(id);
-      if (item.Packed instanceof Uint8Array) for (const id of unpackIds(item.Packed)) ids.add(id);
-    }
+    for (const item of page.Items ?? []) each(item);
     start = page.LastEvaluatedKey;
   } while (start);
-  return ids;
 }
 
 /** One page of the tenant's documents in id order, after `afterId`: for a scan-based check and the bench. */

@@ -22,12 +22,12 @@ export async function indexPage(
       else postings.set(gram, [doc.id]);
     }
   }
-  await putSegments(tenantId, segment, postings);
+  const segments = await putSegments(tenantId, segment, postings);
   const stored = await getDocuments(
     tenantId,
     docs.map((doc) => doc.id),
   );
   const changed = docs.filter((doc) => needsWrite(stored.get(doc.id), doc));
   await putDocuments(tenantId, changed);
-  return { documents: changed.length, segments: postings.size };
+  return { documents: changed.length, segments };
 }
