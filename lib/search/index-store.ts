@@ -188,21 +188,30 @@ async function queryAll(pk: string, each: (item: Record<string, unknown>) => voi
   } while (start);
 }
 
-/** One page of the tenant's documents in id order, after `afterId`: for a scan-based check and the bench. */
+/**
+ * One page of the tenant's documents in id order, after `afterId`, without their texts (so that a page of
+ * thousands fits DynamoDB's 1 MB a query): for the rebuild's sweep of deleted items.
+ */
 export async function documentPage(
   tenantId: number,
   afterId: number,
   limit: number,
-): Promise<{ documents: SearchDocument[]; lastId?: number }> {
+): Promise<{ documents: Omit<SearchDocument, 'text' | 'title' | 'kind'>[]; lastId?: number }> {
   const page = await dynamo().send(
     new QueryCommand({
       TableName: table(),
       KeyConditionExpression: 'pk = :pk AND sk > :after',
       ExpressionAttributeValues: { ':pk': docPk(tenantId), ':after': docSk(afterId) },
+      ProjectionExpression: 'Id, SiteId, Ver, UpdatedAt',
       Limit: limit,
     }),
   );
-  const documents = (page.Items ?? []).map(toDocument);
+  const documents = (page.Items ?? []).map((item) => ({
+    id: Number(item.Id),
+    siteId: Number(item.SiteId),
+    ver: Number(item.Ver),
+    updatedAt: Number(item.UpdatedAt),
+  }));
   return { documents, lastId: page.LastEvaluatedKey ? documents.at(-1)?.id : undefined };
 }
 

@@ -1,10 +1,11 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { settings } from '../config/settings';
 import { containerKeys, itemKeys, orderKey, tenantSitesKey } from '../items/keys';
 import type { Site } from '../items/model';
 import { recordCount, recordsByKeys } from '../items/record-repository';
 import { getSite, sitesOfTenant } from '../items/site-repository';
-import { batchGet, table as itemsTable, queryKeys } from '../items/store';
+import { table as itemsTable, queryKeys } from '../items/store';
+import { backoff, chunk } from '../storage/batch';
 import { dynamo } from '../storage/clients';
 import type { Task, TaskKind } from '../tasks/model';
 import { recordDocument, siteDocument, UserNames } from './full-text';
@@ -101,8 +102,10 @@ async function nextSiteCursor(task: Task, siteId: number): Promise<Cursor | unde
 async function sweepPage(tenantId: number, afterId: number): Promise<{ done: number; cursor?: Cursor }> {
   const { documents, lastId } = await documentPage(tenantId, afterId, pageSize());
   const live = documents.filter((doc) => doc.ver !== DELETED_VER);
-  const items = await batchGet(live.map((doc) => itemKeys.item(tenantId, doc.id)));
-  const existing = new Set(items.map((item) => Number(item.Kind === 'site' ? item.SiteId : item.RecordId)));
+  const existing = await existingIds(
+    tenantId,
+    live.map((doc) => doc.id),
+  );
   const gone = live.filter((doc) => !existing.has(doc.id));
   if (gone.length > 0)
     await applyDocuments(
@@ -110,4 +113,27 @@ async function sweepPage(tenantId: number, afterId: number): Promise<{ done: num
       gone.map((doc) => tombstone(doc.id, doc.siteId, doc.updatedAt)),
     );
   return { done: 0, cursor: lastId === undefined ? undefined : { site: 0, after: 0, sweep: lastId } };
+}
+
+/** Which of `ids` are still sites or records of the tenant: keys only, 100 to a request. */
+async function existingIds(tenantId: number, ids: readonly number[]): Promise<Set<number>> {
+  const found = new Set<number>();
+  await Promise.all(
+    chunk(ids, 100).map(async (part) => {
+      let pending: Record<string, unknown>[] = part.map((id) => itemKeys.item(tenantId, id));
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        await backoff(attempt);
+        const result = await dynamo().send(
+          new BatchGetCommand({
+            RequestItems: { [itemsTable()]: { Keys: pending, ProjectionExpression: 'pk' } },
+          }),
+        );
+        for (const item of result.Responses?.[itemsTable()] ?? []) {
+          found.add(Number(String(item.pk).split('#').at(-1)));
+        }
+        pending = result.UnprocessedKeys?.[itemsTable()]?.Keys ?? [];
+      }
+    }),
+  );
+  return found;
 }
