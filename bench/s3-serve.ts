@@ -1,4 +1,4 @@
-import { startS3Local } from '../lib/local/s3-local';
+import { startS3Local } from '../local/s3-local';
 
 /**
  * s3rver in a process of its own, for the upload benchmark: the direct PutObject and the gateway's

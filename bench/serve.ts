@@ -1,4 +1,4 @@
-import { startGateway } from '../lib/local/gateway';
+import { startGateway } from '../local/gateway';
 
 /**
  * The local gateway alone, in a process of its own, for the sessions benchmark: the load generator

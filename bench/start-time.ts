@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../lib/local/dynamodb-local';
+import { freePort } from '../local/dynamodb-local';
 import { drain, spawnNode, stop, waitForLine } from './children';
 import { median, round } from './stats';
 

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { BUNDLE_FILE, bundle } from '../infra/bundling';
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
-import { ensureTables } from '../lib/local/bootstrap';
-import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { s3ClientConfig } from '../lib/storage/clients';
+import { ensureTables } from '../local/bootstrap';
+import { startDynamoDbLocal } from '../local/dynamodb-local';
 import { drain, exited, spawnNode, stop, waitForLine } from './children';
 import { median, round } from './stats';
 

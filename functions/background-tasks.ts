@@ -1,5 +1,5 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { logger } from '../lib/http/logger';
+import { logger } from '../lib/log';
 import { pendingTaskIds, runStep } from '../lib/tasks/worker';
 
 /** The Tasks table's stream → one step of each pending task it shows (lib/tasks/worker.ts). */

@@ -1,3 +1,4 @@
-import { downloadEndpoint } from '../lib/binaries/download-endpoint';
+import { downloadEndpoint } from '../lib/http/download-endpoint';
+import { binariesDownload } from '../lib/routes/files';
 
-export const handler = downloadEndpoint('attachment');
+export const handler = downloadEndpoint(binariesDownload, 'attachment');

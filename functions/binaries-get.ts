@@ -1,7 +1,9 @@
-import { emptyRequest } from '../lib/accounts/schemas';
-import { fileAsJson } from '../lib/binaries/files';
 import { endpoint } from '../lib/http/api';
+import { apiResult } from '../lib/http/response';
+import { fileAsJson } from '../lib/items/file-access';
+import { binariesGet } from '../lib/routes/files';
 
-export const handler = endpoint({ schema: emptyRequest }, ({ principal, event }) =>
-  fileAsJson(principal, event.pathParameters?.guid ?? ''),
-);
+export const handler = endpoint(binariesGet, async ({ principal, event }) => {
+  const { response, ...outcome } = await fileAsJson(principal, event.pathParameters?.guid ?? '');
+  return apiResult(outcome, { Response: response });
+});

@@ -1,8 +1,9 @@
-import { uploadToGuid } from '../lib/binaries/files';
-import { uploadEndpoint } from '../lib/binaries/upload-endpoint';
-import { queryBool } from '../lib/http/query';
+import { uploadEndpoint } from '../lib/http/upload-endpoint';
+import { uploadToGuid } from '../lib/items/file-access';
+import { queryBool } from '../lib/query-strings';
+import { binariesGuidUpload } from '../lib/routes/files';
 
-export const handler = uploadEndpoint(({ principal, event, form }) =>
+export const handler = uploadEndpoint(binariesGuidUpload, ({ principal, event, form }) =>
   uploadToGuid(
     principal,
     (event.pathParameters?.guid ?? '').toUpperCase(),

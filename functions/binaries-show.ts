@@ -1,3 +1,4 @@
-import { downloadEndpoint } from '../lib/binaries/download-endpoint';
+import { downloadEndpoint } from '../lib/http/download-endpoint';
+import { binariesShow } from '../lib/routes/files';
 
-export const handler = downloadEndpoint('inline');
+export const handler = downloadEndpoint(binariesShow, 'inline');

@@ -1,6 +1,7 @@
-import { uploadNew } from '../lib/binaries/files';
-import { uploadEndpoint } from '../lib/binaries/upload-endpoint';
+import { uploadNew } from '../lib/files/new-upload';
+import { uploadEndpoint } from '../lib/http/upload-endpoint';
+import { binariesUpload } from '../lib/routes/files';
 
-export const handler = uploadEndpoint(({ principal, event, form }) =>
+export const handler = uploadEndpoint(binariesUpload, ({ principal, event, form }) =>
   uploadNew(principal, event.queryStringParameters?.id, form),
 );

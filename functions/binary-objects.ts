@@ -1,7 +1,7 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { cleanupOf } from '../lib/binaries/cleanup';
-import { abortMultipart, deleteObjects } from '../lib/binaries/object-store';
-import { logger } from '../lib/http/logger';
+import { cleanupOf } from '../lib/files/cleanup';
+import { abortMultipart, deleteObjects } from '../lib/files/object-store';
+import { logger } from '../lib/log';
 
 /** The Binaries table's stream → the S3 objects and multipart uploads nothing points at any more. */
 export async function handler(event: DynamoDBStreamEvent): Promise<void> {

@@ -4,7 +4,7 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
-import { logger } from '../lib/http/logger';
+import { logger } from '../lib/log';
 
 /**
  * Runs once after each deployment (a CDK trigger): on the first, it creates tenant 1 and `Administrator`

@@ -1,7 +1,8 @@
 import { createDept } from '../lib/accounts/depts';
-import { deptCreateRequest } from '../lib/accounts/schemas';
 import { endpoint } from '../lib/http/api';
+import { apiResult } from '../lib/http/response';
+import { deptsCreate } from '../lib/routes/accounts';
 
-export const handler = endpoint({ schema: deptCreateRequest }, ({ input, principal }) =>
-  createDept(principal, input),
+export const handler = endpoint(deptsCreate, async ({ input, principal }) =>
+  apiResult(await createDept(principal, input)),
 );

@@ -1,7 +1,8 @@
 import { deleteDept } from '../lib/accounts/depts';
-import { emptyRequest } from '../lib/accounts/schemas';
 import { endpoint } from '../lib/http/api';
+import { apiResult } from '../lib/http/response';
+import { deptsDelete } from '../lib/routes/accounts';
 
-export const handler = endpoint({ schema: emptyRequest }, ({ principal, pathId }) =>
-  deleteDept(principal, pathId),
+export const handler = endpoint(deptsDelete, async ({ principal, pathId }) =>
+  apiResult(await deleteDept(principal, pathId)),
 );

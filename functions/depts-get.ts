@@ -1,7 +1,8 @@
 import { readDept } from '../lib/accounts/depts';
-import { emptyRequest } from '../lib/accounts/schemas';
 import { endpoint } from '../lib/http/api';
+import { responseResult } from '../lib/http/response';
+import { deptsGet } from '../lib/routes/accounts';
 
-export const handler = endpoint({ schema: emptyRequest }, ({ principal, pathId }) =>
-  readDept(principal, pathId),
+export const handler = endpoint(deptsGet, async ({ principal, pathId }) =>
+  responseResult(await readDept(principal, pathId)),
 );

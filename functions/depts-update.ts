@@ -1,7 +1,8 @@
 import { updateDept } from '../lib/accounts/depts';
-import { deptUpdateRequest } from '../lib/accounts/schemas';
 import { endpoint } from '../lib/http/api';
+import { apiResult } from '../lib/http/response';
+import { deptsUpdate } from '../lib/routes/accounts';
 
-export const handler = endpoint({ schema: deptUpdateRequest }, ({ input, principal, pathId }) =>
-  updateDept(principal, pathId, input),
+export const handler = endpoint(deptsUpdate, async ({ input, principal, pathId }) =>
+  apiResult(await updateDept(principal, pathId, input)),
 );

@@ -1,7 +1,8 @@
 import { createGroup } from '../lib/accounts/groups';
-import { groupCreateRequest } from '../lib/accounts/schemas';
 import { endpoint } from '../lib/http/api';
+import { apiResult } from '../lib/http/response';
+import { groupsCreate } from '../lib/routes/accounts';
 
-export const handler = endpoint({ schema: groupCreateRequest }, ({ input, principal }) =>
-  createGroup(principal, input),
+export const handler = endpoint(groupsCreate, async ({ input, principal }) =>
+  apiResult(await createGroup(principal, input)),
 );

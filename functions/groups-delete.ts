@@ -1,7 +1,8 @@
 import { deleteGroup } from '../lib/accounts/groups';
-import { emptyRequest } from '../lib/accounts/schemas';
 import { endpoint } from '../lib/http/api';
+import { apiResult } from '../lib/http/response';
+import { groupsDelete } from '../lib/routes/accounts';
 
-export const handler = endpoint({ schema: emptyRequest }, ({ principal, pathId }) =>
-  deleteGroup(principal, pathId),
+export const handler = endpoint(groupsDelete, async ({ principal, pathId }) =>
+  apiResult(await deleteGroup(principal, pathId)),
 );

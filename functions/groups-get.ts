@@ -1,7 +1,8 @@
 import { readGroup } from '../lib/accounts/groups';
-import { emptyRequest } from '../lib/accounts/schemas';
 import { endpoint } from '../lib/http/api';
+import { responseResult } from '../lib/http/response';
+import { groupsGet } from '../lib/routes/accounts';
 
-export const handler = endpoint({ schema: emptyRequest }, ({ principal, pathId }) =>
-  readGroup(principal, pathId),
+export const handler = endpoint(groupsGet, async ({ principal, pathId }) =>
+  responseResult(await readGroup(principal, pathId)),
 );

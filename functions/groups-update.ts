@@ -1,7 +1,8 @@
 import { updateGroup } from '../lib/accounts/groups';
-import { groupUpdateRequest } from '../lib/accounts/schemas';
 import { endpoint } from '../lib/http/api';
+import { apiResult } from '../lib/http/response';
+import { groupsUpdate } from '../lib/routes/accounts';
 
-export const handler = endpoint({ schema: groupUpdateRequest }, ({ input, principal, pathId }) =>
-  updateGroup(principal, pathId, input),
+export const handler = endpoint(groupsUpdate, async ({ input, principal, pathId }) =>
+  apiResult(await updateGroup(principal, pathId, input)),
 );

@@ -1,7 +1,8 @@
 import { endpoint } from '../lib/http/api';
+import { apiResult } from '../lib/http/response';
 import { createRecord } from '../lib/items/records';
-import { type RecordWriteInput, recordWriteRequest } from '../lib/items/schemas';
+import { itemsCreate } from '../lib/routes/items';
 
-export const handler = endpoint({ schema: recordWriteRequest }, ({ input, principal, pathId }) =>
-  createRecord(principal, pathId, input as RecordWriteInput),
+export const handler = endpoint(itemsCreate, async ({ input, principal, pathId }) =>
+  apiResult(await createRecord(principal, pathId, input)),
 );

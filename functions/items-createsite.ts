@@ -1,7 +1,8 @@
 import { endpoint } from '../lib/http/api';
-import { siteCreateRequest } from '../lib/items/schemas';
-import { createSite } from '../lib/items/sites';
+import { apiResult } from '../lib/http/response';
+import { itemsCreatesite } from '../lib/routes/sites';
+import { createSite } from '../lib/sites/sites';
 
-export const handler = endpoint({ schema: siteCreateRequest }, ({ input, principal, pathId }) =>
-  createSite(principal, pathId, input),
+export const handler = endpoint(itemsCreatesite, async ({ input, principal, pathId }) =>
+  apiResult(await createSite(principal, pathId, input)),
 );

@@ -1,7 +1,8 @@
-import { emptyRequest } from '../lib/accounts/schemas';
 import { endpoint } from '../lib/http/api';
-import { deleteSite } from '../lib/items/sites';
+import { apiResult } from '../lib/http/response';
+import { itemsDeletesite } from '../lib/routes/sites';
+import { deleteSite } from '../lib/sites/sites';
 
-export const handler = endpoint({ schema: emptyRequest }, ({ principal, pathId }) =>
-  deleteSite(principal, pathId),
+export const handler = endpoint(itemsDeletesite, async ({ principal, pathId }) =>
+  apiResult(await deleteSite(principal, pathId)),
 );

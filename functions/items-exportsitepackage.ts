@@ -1,7 +1,8 @@
 import { endpoint } from '../lib/http/api';
-import { exportPackageRequest } from '../lib/items/package-schemas';
-import { exportSitePackage } from '../lib/items/site-package-export';
+import { responseResult } from '../lib/http/response';
+import { exportSitePackage } from '../lib/packages/export';
+import { itemsExportsitepackage } from '../lib/routes/sites';
 
-export const handler = endpoint({ schema: exportPackageRequest }, ({ input, principal, pathId }) =>
-  exportSitePackage(principal, pathId, input.IncludeData ?? false),
+export const handler = endpoint(itemsExportsitepackage, async ({ input, principal, pathId }) =>
+  responseResult(await exportSitePackage(principal, pathId, input.IncludeData ?? false)),
 );

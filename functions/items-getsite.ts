@@ -1,7 +1,8 @@
-import { emptyRequest } from '../lib/accounts/schemas';
 import { endpoint } from '../lib/http/api';
-import { readSite } from '../lib/items/sites';
+import { responseResult } from '../lib/http/response';
+import { itemsGetsite } from '../lib/routes/sites';
+import { readSite } from '../lib/sites/sites';
 
-export const handler = endpoint({ schema: emptyRequest }, ({ principal, pathId }) =>
-  readSite(principal, pathId),
+export const handler = endpoint(itemsGetsite, async ({ principal, pathId }) =>
+  responseResult(await readSite(principal, pathId)),
 );

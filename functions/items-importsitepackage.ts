@@ -1,7 +1,9 @@
 import { endpoint } from '../lib/http/api';
-import { importPackageRequest } from '../lib/items/package-schemas';
-import { importSitePackage } from '../lib/items/site-package-import';
+import { apiResult } from '../lib/http/response';
+import { importSitePackage } from '../lib/packages/import';
+import { itemsImportsitepackage } from '../lib/routes/sites';
 
-export const handler = endpoint({ schema: importPackageRequest }, ({ input, principal, pathId }) =>
-  importSitePackage(principal, pathId, input.Package),
-);
+export const handler = endpoint(itemsImportsitepackage, async ({ input, principal, pathId }) => {
+  const { data, ...outcome } = await importSitePackage(principal, pathId, input.Package);
+  return apiResult(outcome, { Data: data });
+});

@@ -1,7 +1,8 @@
 import { endpoint } from '../lib/http/api';
+import { apiResult } from '../lib/http/response';
 import { updateRecord } from '../lib/items/records';
-import { type RecordWriteInput, recordWriteRequest } from '../lib/items/schemas';
+import { itemsUpdate } from '../lib/routes/items';
 
-export const handler = endpoint({ schema: recordWriteRequest }, ({ input, principal, pathId }) =>
-  updateRecord(principal, pathId, input as RecordWriteInput),
+export const handler = endpoint(itemsUpdate, async ({ input, principal, pathId }) =>
+  apiResult(await updateRecord(principal, pathId, input)),
 );

@@ -1,7 +1,8 @@
 import { endpoint } from '../lib/http/api';
-import { siteUpdateRequest } from '../lib/items/schemas';
-import { updateSite } from '../lib/items/sites';
+import { apiResult } from '../lib/http/response';
+import { itemsUpdatesite } from '../lib/routes/sites';
+import { updateSite } from '../lib/sites/sites';
 
-export const handler = endpoint({ schema: siteUpdateRequest }, ({ input, principal, pathId }) =>
-  updateSite(principal, pathId, input),
+export const handler = endpoint(itemsUpdatesite, async ({ input, principal, pathId }) =>
+  apiResult(await updateSite(principal, pathId, input)),
 );

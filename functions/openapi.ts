@@ -1,17 +1,19 @@
-import * as z from 'zod';
+import { basePath } from '../lib/config/base-path';
 import { endpoint } from '../lib/http/api';
 import { openApiDocument } from '../lib/openapi';
+import { openapi } from '../lib/routes/meta';
 
-let document: ReturnType<typeof openApiDocument> | undefined;
+const documents = new Map<string, ReturnType<typeof openApiDocument>>();
 
-export const handler = endpoint(
-  { schema: z.object({}), auth: false, parseBody: false, checkMime: false },
-  async ({ event }) => {
-    document ??= openApiDocument(`https://${event.requestContext.domainName}${basePath()}`);
-    return { body: document as unknown as Record<string, unknown> };
-  },
-);
-
-function basePath(): string {
-  return process.env.KIROKU_BASE_PATH?.replace(/\/+$/, '') ?? '';
-}
+/** The document, its `servers` entry the URL it was fetched from: scheme, host and port, base path. */
+export const handler = endpoint(openapi, async ({ event }) => {
+  const scheme = (event.headers['x-forwarded-proto'] ?? 'https').split(',')[0]?.trim() || 'https';
+  const host = event.headers.host ?? event.requestContext.domainName;
+  const url = `${scheme}://${host}${basePath()}`;
+  let document = documents.get(url);
+  if (!document) {
+    document = openApiDocument(url);
+    documents.set(url, document);
+  }
+  return { body: { ...document } };
+});

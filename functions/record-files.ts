@@ -1,8 +1,8 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { deletedRecordsOf, removeFilesOf } from '../lib/binaries/record-files';
-import { logger } from '../lib/http/logger';
+import { deletedRecordsOf, removeFilesOf } from '../lib/items/record-files';
+import { logger } from '../lib/log';
 
-/** The Items table's stream → the files of deleted records (lib/binaries/record-files.ts). */
+/** The Items table's stream → the files of deleted records (lib/items/record-files.ts). */
 export async function handler(event: DynamoDBStreamEvent): Promise<void> {
   for (const record of deletedRecordsOf(event.Records)) {
     const removed = await removeFilesOf(record);

@@ -1,6 +1,6 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { settings } from '../lib/config/settings';
-import { logger } from '../lib/http/logger';
+import { logger } from '../lib/log';
 import { indexChanges, searchChangesOf } from '../lib/search/live-updates';
 
 /** The Items table's stream → the search index (lib/search/live-updates.ts), unless Search.CreateIndexes is off. */

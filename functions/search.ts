@@ -1,7 +1,8 @@
 import { endpoint } from '../lib/http/api';
-import { searchRequest } from '../lib/search/schemas';
-import { searchTenant } from '../lib/search/search-api';
+import { responseResult } from '../lib/http/response';
+import { searchAll } from '../lib/routes/search';
+import { searchTenant } from '../lib/search/background';
 
-export const handler = endpoint({ schema: searchRequest }, ({ principal, input }) =>
-  searchTenant(principal, input),
+export const handler = endpoint(searchAll, async ({ principal, input }) =>
+  responseResult(await searchTenant(principal, input)),
 );

@@ -1,13 +1,18 @@
+import { NotFoundError } from '../lib/errors';
 import { endpoint } from '../lib/http/api';
-import { NotFoundError } from '../lib/http/errors';
+import { readCookie, sessionCookies } from '../lib/http/cookies';
 import { responseResult, withCookies } from '../lib/http/response';
+import { sessionsDelete } from '../lib/routes/sessions';
 import { deleteValue } from '../lib/sessions/repository';
-import { sessionKeyRequest } from '../lib/sessions/schemas';
 import { sessionScope } from '../lib/sessions/scope';
 
-export const handler = endpoint({ schema: sessionKeyRequest }, async ({ input, event, principal }) => {
-  const { scope, cookies } = sessionScope(event, principal, input.SavePerUser);
-  if (!(await deleteValue(scope, input.SessionKey)))
+export const handler = endpoint(sessionsDelete, async ({ input, event, principal }) => {
+  const { scope, newSession } = sessionScope(principal, input.SavePerUser, readCookie(event, 'SessionGuid'));
+  if (!(await deleteValue(scope, input.SessionKey))) {
     throw new NotFoundError(`no session value ${input.SessionKey}`);
-  return withCookies(responseResult({ UserId: principal.userId, Key: input.SessionKey }), cookies);
+  }
+  return withCookies(
+    responseResult({ UserId: principal.userId, Key: input.SessionKey }),
+    sessionCookies(event, newSession),
+  );
 });

@@ -1,5 +1,5 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { logger } from '../lib/http/logger';
+import { logger } from '../lib/log';
 import { siteChangesOf, updateTenantIndex } from '../lib/sites/index-updater';
 
 /** The Items table's stream → each changed tenant's site-name index (lib/sites/index-updater.ts). */

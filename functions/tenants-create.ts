@@ -1,7 +1,9 @@
-import { tenantCreateRequest } from '../lib/accounts/schemas';
 import { createTenant } from '../lib/accounts/tenants';
 import { endpoint } from '../lib/http/api';
+import { apiResult } from '../lib/http/response';
+import { tenantsCreate } from '../lib/routes/accounts';
 
-export const handler = endpoint({ schema: tenantCreateRequest }, ({ input, principal }) =>
-  createTenant(principal, input),
-);
+export const handler = endpoint(tenantsCreate, async ({ input, principal }) => {
+  const { apiKey, ...outcome } = await createTenant(principal, input);
+  return apiResult(outcome, { ApiKey: apiKey });
+});

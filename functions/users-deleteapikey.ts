@@ -1,7 +1,8 @@
-import { emptyRequest } from '../lib/accounts/schemas';
 import { deleteApiKey } from '../lib/accounts/users';
 import { endpoint } from '../lib/http/api';
+import { apiResult } from '../lib/http/response';
+import { usersDeleteapikey } from '../lib/routes/accounts';
 
-export const handler = endpoint({ schema: emptyRequest }, ({ principal, pathId }) =>
-  deleteApiKey(principal, pathId),
+export const handler = endpoint(usersDeleteapikey, async ({ principal, pathId }) =>
+  apiResult(await deleteApiKey(principal, pathId)),
 );

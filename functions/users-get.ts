@@ -1,7 +1,8 @@
-import { emptyRequest } from '../lib/accounts/schemas';
 import { readUser } from '../lib/accounts/users';
 import { endpoint } from '../lib/http/api';
+import { responseResult } from '../lib/http/response';
+import { usersGet } from '../lib/routes/accounts';
 
-export const handler = endpoint({ schema: emptyRequest }, ({ principal, pathId }) =>
-  readUser(principal, pathId),
+export const handler = endpoint(usersGet, async ({ principal, pathId }) =>
+  responseResult(await readUser(principal, pathId)),
 );

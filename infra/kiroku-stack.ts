@@ -58,7 +58,7 @@ export class KirokuStack extends Stack {
       enforceSSL: true,
       versioned: false,
       // Abandoned chunked uploads (CONTRACT section 6) must not keep their parts forever, nor the bytes
-      // held under uploads/ until they make a part (lib/binaries/object-store.ts).
+      // held under uploads/ until they make a part (lib/files/object-store.ts).
       lifecycleRules: [
         { abortIncompleteMultipartUploadAfter: Duration.days(1) },
         { prefix: 'uploads/', expiration: Duration.days(2) },

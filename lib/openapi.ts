@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
-import { apiResultSchema } from './http/schemas';
 import { type Route, routes } from './routes';
+import { apiResultSchema } from './schema';
 
 /**
  * The OpenAPI 3.1 document, generated from the route table and its zod schemas, so that it cannot list a

@@ -1,13 +1,14 @@
 import { resolve } from 'node:path';
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
+import { normalizeBasePath } from '../lib/config/base-path';
 import { SettingsError, settings } from '../lib/config/settings';
-import { ensureTables } from '../lib/local/bootstrap';
-import { type DynamoDbLocal, startDynamoDbLocal } from '../lib/local/dynamodb-local';
-import { type Gateway, normalizeBasePath, startGateway } from '../lib/local/gateway';
-import { type S3Local, startS3Local } from '../lib/local/s3-local';
-import { type StreamPoller, startStreamPoller } from '../lib/local/stream-poller';
-import { pollerSubscriptions } from '../lib/local/stream-subscriptions';
 import { streamSubscriptions } from '../lib/streams';
+import { ensureTables } from '../local/bootstrap';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../local/dynamodb-local';
+import { type Gateway, startGateway } from '../local/gateway';
+import { type S3Local, startS3Local } from '../local/s3-local';
+import { type StreamPoller, startStreamPoller } from '../local/stream-poller';
+import { pollerSubscriptions } from '../local/stream-subscriptions';
 
 /**
  * `npm start`: the whole service on this machine (CONTRACT section 7). DynamoDB Local and s3rver keep

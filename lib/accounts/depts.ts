@@ -1,8 +1,8 @@
 import type * as z from 'zod';
 import { now } from '../clock';
-import { NotFoundError } from '../http/errors';
-import { messages } from '../http/messages';
-import { type ApiResponse, apiResult, responseResult } from '../http/response';
+import { NotFoundError } from '../errors';
+import { messages } from '../messages';
+import type { Outcome } from '../results';
 import type { Dept } from './model';
 import type { Principal } from './principal';
 import * as repository from './repository';
@@ -18,7 +18,7 @@ import { deptView, single } from './views';
 export async function createDept(
   principal: Principal,
   input: z.infer<typeof deptCreateRequest>,
-): Promise<ApiResponse> {
+): Promise<Outcome> {
   requireManager(principal);
   const time = now();
   const dept: Dept = {
@@ -31,18 +31,18 @@ export async function createDept(
     updatedAt: time,
   };
   await repository.saveDept(undefined, dept);
-  return apiResult({ id: dept.deptId, message: messages.created(dept.deptName) });
+  return { id: dept.deptId, message: messages.created(dept.deptName) };
 }
 
-export async function readDept(principal: Principal, deptId: number): Promise<ApiResponse> {
-  return responseResult(single(deptView(await deptInTenant(principal, deptId))));
+export async function readDept(principal: Principal, deptId: number): Promise<Record<string, unknown>> {
+  return single(deptView(await deptInTenant(principal, deptId)));
 }
 
 export async function updateDept(
   principal: Principal,
   deptId: number,
   input: z.infer<typeof deptUpdateRequest>,
-): Promise<ApiResponse> {
+): Promise<Outcome> {
   requireManager(principal);
   const before = await deptInTenant(principal, deptId);
   const after: Dept = {
@@ -53,14 +53,14 @@ export async function updateDept(
     updatedAt: now(),
   };
   await repository.saveDept(before, after);
-  return apiResult({ id: deptId, message: messages.updated(after.deptName) });
+  return { id: deptId, message: messages.updated(after.deptName) };
 }
 
-export async function deleteDept(principal: Principal, deptId: number): Promise<ApiResponse> {
+export async function deleteDept(principal: Principal, deptId: number): Promise<Outcome> {
   requireManager(principal);
   const dept = await deptInTenant(principal, deptId);
   await repository.deleteDept(dept);
-  return apiResult({ id: deptId, message: messages.deleted(dept.deptName) });
+  return { id: deptId, message: messages.deleted(dept.deptName) };
 }
 
 async function deptInTenant(principal: Principal, deptId: number): Promise<Dept> {

@@ -1,8 +1,8 @@
 import type * as z from 'zod';
 import { now } from '../clock';
-import { BadRequestError, NotFoundError } from '../http/errors';
-import { messages } from '../http/messages';
-import { type ApiResponse, apiResult, responseResult } from '../http/response';
+import { BadRequestError, NotFoundError } from '../errors';
+import { messages } from '../messages';
+import type { Outcome } from '../results';
 import type { Group } from './model';
 import type { Principal } from './principal';
 import * as repository from './repository';
@@ -13,7 +13,7 @@ import { groupView, single } from './views';
 export async function createGroup(
   principal: Principal,
   input: z.infer<typeof groupCreateRequest>,
-): Promise<ApiResponse> {
+): Promise<Outcome> {
   requireManager(principal);
   const members = await membersOf(principal, input.Members ?? []);
   const time = now();
@@ -26,18 +26,18 @@ export async function createGroup(
     updatedAt: time,
   };
   await repository.saveGroup(undefined, group);
-  return apiResult({ id: group.groupId, message: messages.created(group.groupName) });
+  return { id: group.groupId, message: messages.created(group.groupName) };
 }
 
-export async function readGroup(principal: Principal, groupId: number): Promise<ApiResponse> {
-  return responseResult(single(groupView(await groupInTenant(principal, groupId))));
+export async function readGroup(principal: Principal, groupId: number): Promise<Record<string, unknown>> {
+  return single(groupView(await groupInTenant(principal, groupId)));
 }
 
 export async function updateGroup(
   principal: Principal,
   groupId: number,
   input: z.infer<typeof groupUpdateRequest>,
-): Promise<ApiResponse> {
+): Promise<Outcome> {
   requireManager(principal);
   const before = await groupInTenant(principal, groupId);
   const after: Group = {
@@ -47,14 +47,14 @@ export async function updateGroup(
     updatedAt: now(),
   };
   await repository.saveGroup(before, after);
-  return apiResult({ id: groupId, message: messages.updated(after.groupName) });
+  return { id: groupId, message: messages.updated(after.groupName) };
 }
 
-export async function deleteGroup(principal: Principal, groupId: number): Promise<ApiResponse> {
+export async function deleteGroup(principal: Principal, groupId: number): Promise<Outcome> {
   requireManager(principal);
   const group = await groupInTenant(principal, groupId);
   await repository.deleteGroup(group);
-  return apiResult({ id: groupId, message: messages.deleted(group.groupName) });
+  return { id: groupId, message: messages.deleted(group.groupName) };
 }
 
 async function groupInTenant(principal: Principal, groupId: number): Promise<Group> {

@@ -1,21 +1,24 @@
 import type * as z from 'zod';
 import { now } from '../clock';
 import { settings } from '../config/settings';
-import { readCookie, serializeCookie } from '../http/cookies';
-import { ForbiddenError, UnauthorizedError } from '../http/errors';
-import type { ApiEvent } from '../http/event';
-import { messages } from '../http/messages';
-import { type ApiResponse, apiResult, withCookies } from '../http/response';
+import { UnauthorizedError } from '../errors';
 import { forgetCredentials } from './authentication';
 import * as repository from './repository';
 import type { loginRequest } from './schemas';
-import { hashToken, newLoginToken, newSessionGuid, verifyPassword } from './secrets';
+import { hashToken, newLoginToken, verifyPassword } from './secrets';
+
+/** A login made: the user, the token for the `Kiroku_Auth` cookie and how long it lives (seconds). */
+export interface Login {
+  readonly userId: number;
+  readonly token: string;
+  readonly lifetime: number;
+}
 
 /**
- * `POST /users/authenticate`: a right login id and password set the `Kiroku_Auth` login cookie, valid for
- * Session.RetentionPeriod, and start a new `Kiroku_SessionGuid` session.
+ * `POST /users/authenticate`: a right login id and password give a login token, valid for
+ * Session.RetentionPeriod; the endpoint sets it as the `Kiroku_Auth` cookie.
  */
-export async function logIn(event: ApiEvent, input: z.infer<typeof loginRequest>): Promise<ApiResponse> {
+export async function logIn(input: z.infer<typeof loginRequest>): Promise<Login> {
   const userId = await repository.findUserIdByLoginId(input.LoginId);
   const user = userId === undefined ? undefined : await repository.getUser(userId);
   // The password is checked even for an unknown login id, so the answer's timing tells nothing.
@@ -28,24 +31,12 @@ export async function logIn(event: ApiEvent, input: z.infer<typeof loginRequest>
     userId: user.userId,
     expiresAt: Math.floor(now() / 1000) + lifetime,
   });
-  return withCookies(apiResult({ id: user.userId, message: messages.authenticated }), [
-    serializeCookie(event, 'Auth', token, { maxAge: lifetime }),
-    serializeCookie(event, 'SessionGuid', newSessionGuid()),
-  ]);
+  return { userId: user.userId, token, lifetime };
 }
 
-/** `POST /users/signout`: ends the login of the cookie sent, if any, and removes both cookies. */
-export async function signOut(event: ApiEvent): Promise<ApiResponse> {
-  const token = readCookie(event, 'Auth');
-  if (token) {
-    if (event.headers['x-requested-with'] !== 'XMLHttpRequest') {
-      throw new ForbiddenError('cookie-authenticated sign-out without X-Requested-With: XMLHttpRequest');
-    }
-    await repository.deleteLogin(hashToken(token));
-    forgetCredentials();
-  }
-  return withCookies(apiResult({ message: messages.signedOut }), [
-    serializeCookie(event, 'Auth', '', { maxAge: 0 }),
-    serializeCookie(event, 'SessionGuid', '', { maxAge: 0 }),
-  ]);
+/** `POST /users/signout`: ends the login of the token sent, if any. */
+export async function signOut(token: string | undefined): Promise<void> {
+  if (!token) return;
+  await repository.deleteLogin(hashToken(token));
+  forgetCredentials();
 }

@@ -1,16 +1,16 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock';
-import { BadRequestError, DuplicatedError, NotFoundError } from '../http/errors';
+import { BadRequestError, DuplicatedError, NotFoundError } from '../errors';
 import { dynamo } from '../storage/clients';
+import { failedConditions } from '../storage/conditions';
+import { queryAll } from '../storage/queries';
 import { tableName } from '../storage/tables';
 import { type CounterKind, accountKeys as keys } from './keys';
 import type { Dept, Group, Login, Tenant, User } from './model';
@@ -156,19 +156,13 @@ export function deptGroupIdsOf(deptId: number): Promise<number[]> {
 /** The groups a user's or a dept's partition records memberships of. */
 async function groupIdsIn(pk: string): Promise<number[]> {
   const ids: number[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await dynamo().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :group)',
-        ExpressionAttributeValues: { ':pk': pk, ':group': 'GROUP#' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of result.Items ?? []) ids.push(Number(String(item.sk).slice('GROUP#'.length)));
-    start = result.LastEvaluatedKey;
-  } while (start);
+  for await (const item of queryAll({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :group)',
+    ExpressionAttributeValues: { ':pk': pk, ':group': 'GROUP#' },
+  })) {
+    ids.push(Number(String(item.sk).slice('GROUP#'.length)));
+  }
   return ids;
 }
 
@@ -364,18 +358,13 @@ async function transact(items: TransactItem[], claimed?: string): Promise<void> 
   try {
     await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const reasons = error.CancellationReasons ?? [];
-    const failedClaim = reasons.some(
-      (reason, index) =>
-        reason.Code === 'ConditionalCheckFailed' &&
-        String(items[index]?.Put?.Item?.pk ?? '').startsWith('LOGINID#'),
+    const failed = failedConditions(error);
+    if (failed.length === 0) throw error;
+    const failedClaim = failed.some((index) =>
+      String(items[index]?.Put?.Item?.pk ?? '').startsWith('LOGINID#'),
     );
     if (failedClaim && claimed) throw new DuplicatedError(claimed);
-    if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) {
-      throw new NotFoundError('the item changed or vanished during the write');
-    }
-    throw error;
+    throw new NotFoundError('the item changed or vanished during the write');
   }
 }
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { apiRequest, text } from '../http/schemas';
+import { apiRequest, text } from '../schema';
 
 const loginId = text({ min: 1, max: 256 }).refine(
   (value) => value.trim() === value && !/[\s/\\]/.test(value),

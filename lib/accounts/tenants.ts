@@ -1,8 +1,8 @@
 import type * as z from 'zod';
 import { now } from '../clock';
-import { ForbiddenError } from '../http/errors';
-import { messages } from '../http/messages';
-import { type ApiResponse, apiResult } from '../http/response';
+import { ForbiddenError } from '../errors';
+import { messages } from '../messages';
+import type { Outcome } from '../results';
 import type { Principal } from './principal';
 import * as repository from './repository';
 import type { tenantCreateRequest } from './schemas';
@@ -12,14 +12,14 @@ import { createUser } from './users';
 export async function createTenant(
   principal: Principal,
   input: z.infer<typeof tenantCreateRequest>,
-): Promise<ApiResponse> {
+): Promise<Outcome & { apiKey?: string }> {
   if (!principal.privileged) throw new ForbiddenError(`user ${principal.userId} is not privileged`);
   const { tenantId, apiKey } = await insertTenantWithManager(
     input.TenantName,
     input.AdminLoginId,
     input.AdminPassword,
   );
-  return apiResult({ id: tenantId, message: messages.created(input.TenantName) }, { ApiKey: apiKey });
+  return { id: tenantId, message: messages.created(input.TenantName), apiKey };
 }
 
 export async function insertTenantWithManager(

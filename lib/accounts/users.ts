@@ -1,8 +1,8 @@
 import type * as z from 'zod';
 import { now } from '../clock';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../http/errors';
-import { messages } from '../http/messages';
-import { type ApiResponse, apiResult, responseResult } from '../http/response';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../errors';
+import { messages } from '../messages';
+import type { Outcome } from '../results';
 import { forgetCredentials } from './authentication';
 import type { User } from './model';
 import type { Principal } from './principal';
@@ -64,10 +64,10 @@ export async function createUser(
   return { user, apiKey };
 }
 
-export async function readUser(principal: Principal, userId: number): Promise<ApiResponse> {
+export async function readUser(principal: Principal, userId: number): Promise<Record<string, unknown>> {
   const user = await userInTenant(principal, userId);
   const groups = await repository.groupIdsOf(userId);
-  return responseResult(single({ ...userView(user), Groups: groups.map((id) => `Group,${id}`) }));
+  return single({ ...userView(user), Groups: groups.map((id) => `Group,${id}`) });
 }
 
 /** Managers change anything; a user changes only their own name and password. */
@@ -75,7 +75,7 @@ export async function updateUser(
   principal: Principal,
   userId: number,
   input: z.infer<typeof userUpdateRequest>,
-): Promise<ApiResponse> {
+): Promise<Outcome> {
   const self = principal.userId === userId;
   const managing = principal.tenantManager || principal.privileged;
   if (!self) requireManager(principal);
@@ -103,32 +103,35 @@ export async function updateUser(
   };
   await repository.updateUser(before, after);
   forgetCredentials();
-  return apiResult({ id: userId, message: messages.updated(after.name) });
+  return { id: userId, message: messages.updated(after.name) };
 }
 
-export async function deleteUser(principal: Principal, userId: number): Promise<ApiResponse> {
+export async function deleteUser(principal: Principal, userId: number): Promise<Outcome> {
   requireManager(principal);
   if (principal.userId === userId) throw new ForbiddenError('a user may not delete themselves');
   const user = await userInTenant(principal, userId);
   await repository.deleteUser(user);
   forgetCredentials();
-  return apiResult({ id: userId, message: messages.deleted(user.name) });
+  return { id: userId, message: messages.deleted(user.name) };
 }
 
 /** The user or a tenant manager; the new key is shown once, in this answer, and replaces any old one. */
-export async function createApiKey(principal: Principal, userId: number): Promise<ApiResponse> {
+export async function createApiKey(
+  principal: Principal,
+  userId: number,
+): Promise<Outcome & { apiKey: string }> {
   if (principal.userId !== userId) requireManager(principal);
   const user = await userInTenant(principal, userId);
   const apiKey = newApiKey();
   await repository.replaceApiKey(user, hashToken(apiKey));
   forgetCredentials();
-  return apiResult({ id: userId, message: messages.apiKeyCreated }, { ApiKey: apiKey });
+  return { id: userId, message: messages.apiKeyCreated, apiKey };
 }
 
-export async function deleteApiKey(principal: Principal, userId: number): Promise<ApiResponse> {
+export async function deleteApiKey(principal: Principal, userId: number): Promise<Outcome> {
   if (principal.userId !== userId) requireManager(principal);
   const user = await userInTenant(principal, userId);
   if (user.apiKeyHash !== undefined) await repository.replaceApiKey(user, undefined);
   forgetCredentials();
-  return apiResult({ id: userId, message: messages.apiKeyDeleted });
+  return { id: userId, message: messages.apiKeyDeleted };
 }

@@ -1,96 +1,98 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import * as z from 'zod';
+import { principalForApiKey, principalForLoginToken } from '../accounts/authentication';
 import type { Principal } from '../accounts/principal';
 import { settings } from '../config/settings';
-import type { ApiEvent, ApiMiddleware, ApiResult } from './event';
-import { logger } from './logger';
-import { type AuthenticateOptions, authenticate } from './middleware/authenticate';
-import { type EnvelopeOptions, envelope } from './middleware/envelope';
+import { logger } from '../log';
+import type { Route } from '../routes/route';
+import type { ApiMiddleware, ApiResult, Internal, RequestState } from './event';
+import { authenticate, type CredentialResolver } from './middleware/authenticate';
+import { envelope } from './middleware/envelope';
 import { ipAllowList } from './middleware/ip-allow-list';
-import { type JsonBodyOptions, jsonBody } from './middleware/json-body';
+import { jsonBody } from './middleware/json-body';
 import { mimeCheck } from './middleware/mime-check';
 import { validate } from './middleware/validate';
 
-export interface EndpointOptions<S extends z.ZodType>
-  extends Partial<EnvelopeOptions>,
-    Partial<JsonBodyOptions> {
-  /** The request body's schema; the business function receives what it parses to. */
-  readonly schema: S;
-  /** Who may call: `false` for an endpoint anyone may call (login, the OpenAPI document). */
-  readonly auth?: Partial<AuthenticateOptions> | false;
-  /** Check the body before the MIME type (site lookup's FindSiteNames), instead of after it. */
-  readonly validateBeforeMime?: boolean;
-  /** Apply Security.MimeTypeCheckOnApi; off for what is not a JSON API endpoint (the login form). */
-  readonly checkMime?: boolean;
-  /** Read the body at all; off for the fallback route, which answers before looking at it. */
-  readonly parseBody?: boolean;
-}
-
-export interface EndpointRequest<T> {
+export interface EndpointRequest<T, P extends Principal | undefined = Principal> {
   readonly input: T;
-  readonly event: ApiEvent;
+  readonly event: APIGatewayProxyEventV2;
   /** The numeric `{id}` path parameter, or 0. */
   readonly pathId: number;
+  /** The caller; undefined on the routes anyone may call. */
+  readonly principal: P;
 }
 
-export interface AuthenticatedRequest<T> extends EndpointRequest<T> {
-  readonly principal: Principal;
-}
+/** The request's body as the route's schema parses it (no schema: no body). */
+type InputOf<R extends Route> = R['request'] extends z.ZodType
+  ? z.infer<R['request']>
+  : Record<string, never>;
 
-/** A domain result for the envelope, or a finished HTTP response (a download's redirect). */
-type Business<T, R> = (request: R & EndpointRequest<T>) => Promise<ApiResult>;
+/** A wire result for the envelope (lib/http/response.ts), or a finished HTTP response (a redirect). */
+type Business<R extends Route> = (request: EndpointRequest<InputOf<R>, PrincipalOf<R>>) => Promise<ApiResult>;
+
+type PrincipalOf<R extends Route> = R['auth'] extends false ? undefined : Principal;
+
+export type EndpointHandler = middy.MiddyfiedHandler<
+  APIGatewayProxyEventV2,
+  ApiResult,
+  Error,
+  Context,
+  Internal
+> & {
+  /** The route entry the handler was built from: a test holds each function to its entry. */
+  readonly route: Route;
+};
 
 // Settings are validated once, when the handler module loads: a bad one fails the cold start, naming it.
 settings();
 
-/**
- * The one middleware stack every HTTP handler uses, in the order CONTRACT section 1 and the reference
- * check things: IP allow-list → body parsing → authentication → MIME type → schema. Endpoints differ only by
- * options; the business function comes last and returns a domain result for the envelope.
- */
-export function endpoint<S extends z.ZodType>(
-  options: EndpointOptions<S> & { auth: false },
-  business: Business<z.infer<S>, object>,
-): middy.MiddyfiedHandler<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, Context>;
-export function endpoint<S extends z.ZodType>(
-  options: EndpointOptions<S>,
-  business: Business<z.infer<S>, { principal: Principal }>,
-): middy.MiddyfiedHandler<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, Context>;
-export function endpoint<S extends z.ZodType>(
-  options: EndpointOptions<S>,
-  business: Business<z.infer<S>, { principal: Principal }>,
-) {
-  const mime = options.checkMime === false ? [] : [mimeCheck()];
-  const checks: ApiMiddleware[] = [ipAllowList()];
-  if (options.parseBody !== false) checks.push(jsonBody(options));
-  if (options.auth !== false) checks.push(authenticate(options.auth));
-  if (options.validateBeforeMime) checks.push(validate(options.schema), ...mime);
-  else checks.push(...mime, validate(options.schema));
+const credentials: CredentialResolver = { apiKey: principalForApiKey, loginToken: principalForLoginToken };
+const noBody = z.object({});
+/** Request state by invocation: the middlewares keep it in `request.internal`, the handler finds it here. */
+const states = new WeakMap<Context, RequestState>();
 
-  return middy<ApiEvent, ApiResult, Error, Context>()
+/**
+ * The one middleware stack every HTTP handler uses, built from its route entry (lib/routes/), in the order
+ * CONTRACT section 1 and the reference check things: IP allow-list → body parsing → authentication → MIME
+ * type → schema. Endpoints differ only by their entry's options; the business function comes last and
+ * returns a wire result for the envelope.
+ */
+export function endpoint<R extends Route>(route: R, business: Business<R>): EndpointHandler {
+  // A multipart body is the handler's to read; its schema in the entry only documents it.
+  const schema = route.requestType === 'multipart' ? noBody : (route.request ?? noBody);
+  const mime = route.checkMime === false ? [] : [mimeCheck()];
+  const checks: ApiMiddleware[] = [ipAllowList()];
+  if (route.parseBody !== false) checks.push(jsonBody({ form: route.form ?? false }));
+  if (route.auth !== false) checks.push(authenticate(credentials, route.auth));
+  if (route.validateBeforeMime) checks.push(validate(schema), ...mime);
+  else checks.push(...mime, validate(schema));
+
+  const handler = middy<APIGatewayProxyEventV2, ApiResult, Error, Context, Internal>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(requestState())
-    .use(envelope(options))
+    .use(envelope({ status: route.status ?? 'body' }))
     .use(checks)
-    .handler((event) => {
-      const { kiroku } = event;
+    .handler((event, context) => {
+      const state = states.get(context) as RequestState;
       return business({
-        input: kiroku.input as z.infer<S>,
+        input: state.input as InputOf<R>,
         event,
-        pathId: kiroku.pathId,
-        principal: kiroku.principal as Principal,
+        pathId: state.pathId,
+        principal: state.principal as PrincipalOf<R>,
       });
-    }) as unknown as middy.MiddyfiedHandler<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, Context>;
+    });
+  return Object.assign(handler, { route });
 }
 
-/** Sets up `event.kiroku` and tags the request's log lines with API Gateway's request id. */
+/** Sets up the request's state in `request.internal` and tags its log lines with API Gateway's request id. */
 function requestState(): ApiMiddleware {
   const requestStateBefore: ApiMiddleware['before'] = (request) => {
     const { event } = request;
     const id = Number(event.pathParameters?.id);
-    event.kiroku = { pathId: Number.isSafeInteger(id) ? id : 0, json: {} };
+    request.internal.kiroku = { pathId: Number.isSafeInteger(id) ? id : 0, json: {} };
+    states.set(request.context, request.internal.kiroku);
     logger.appendKeys({ requestId: event.requestContext.requestId, route: event.routeKey });
   };
   return { before: requestStateBefore };

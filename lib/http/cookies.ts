@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { basePath } from '../config/base-path';
 import { settings } from '../config/settings';
 
 export type CookieName = 'SessionGuid' | 'Auth';
@@ -31,7 +32,7 @@ export function serializeCookie(
 ): string {
   const parts = [
     `${cookieName(name)}=${encodeURIComponent(value)}`,
-    `Path=${basePath()}`,
+    `Path=${basePath() || '/'}`,
     'HttpOnly',
     'SameSite=Lax',
   ];
@@ -40,11 +41,11 @@ export function serializeCookie(
   return parts.join('; ');
 }
 
-function basePath(): string {
-  const base = process.env.KIROKU_BASE_PATH?.replace(/\/+$/, '');
-  return base ? base : '/';
-}
-
 function isHttps(event: APIGatewayProxyEventV2): boolean {
   return (event.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
+}
+
+/** The `Kiroku_SessionGuid` cookie for a session the request started, if it started one. */
+export function sessionCookies(event: APIGatewayProxyEventV2, newSession: string | undefined): string[] {
+  return newSession === undefined ? [] : [serializeCookie(event, 'SessionGuid', newSession)];
 }

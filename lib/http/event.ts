@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import type { Principal } from '../accounts/principal';
 import type { ApiResponse } from './response';
 
@@ -14,8 +14,12 @@ export interface RequestState {
   input?: unknown;
 }
 
-export type ApiEvent = APIGatewayProxyEventV2 & { kiroku: RequestState };
+/** Middy's per-request `internal` object, as this stack fills it. */
+export interface Internal extends Record<string, unknown> {
+  kiroku: RequestState;
+}
 
-export type ApiResult = ApiResponse | APIGatewayProxyStructuredResultV2;
+/** A business result for the envelope, or a finished HTTP response (a download's redirect). */
+export type ApiResult = APIGatewayProxyResultV2<ApiResponse>;
 
-export type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, Context>;
+export type ApiMiddleware = MiddlewareObj<APIGatewayProxyEventV2, ApiResult, Error, Context, Internal>;

@@ -1,3 +1,5 @@
+import type { ApiLimits } from '../results';
+
 /**
  * What a business function returns: the JSON body in the spec's shape (PascalCase names, as the reference
  * serializes them) and any cookies to set. The envelope middleware turns it into the HTTP response.
@@ -30,9 +32,17 @@ export function apiResult(fields: ApiResultFields, extra: Record<string, unknown
   };
 }
 
-/** The `{StatusCode: 200, Response: {...}}` success shape of the sessions API and the record reads. */
-export function responseResult(response: Record<string, unknown>): ApiResponse {
-  return { body: { StatusCode: 200, Response: response } };
+/** The `{StatusCode: 200, Response: {...}}` success shape of the sessions API and the reads. */
+export function responseResult(response: Record<string, unknown>, limits: ApiLimits = {}): ApiResponse {
+  const limited = limits.limitPerDate !== undefined && limits.limitPerDate > 0;
+  return {
+    body: {
+      StatusCode: 200,
+      LimitPerDate: limited ? limits.limitPerDate : undefined,
+      LimitRemaining: limited ? limits.limitRemaining : undefined,
+      Response: response,
+    },
+  };
 }
 
 export function withCookies(response: ApiResponse, cookies: readonly string[]): ApiResponse {

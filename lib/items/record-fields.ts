@@ -1,4 +1,4 @@
-import { BadRequestError } from '../http/errors';
+import { BadRequestError } from '../errors';
 import type { RecordFields } from './model';
 import { type Family, families } from './schemas';
 

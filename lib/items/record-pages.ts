@@ -1,8 +1,9 @@
-import type { ItemRecord, Site } from './model';
+import type { Site } from '../sites/model';
+import type { ItemRecord } from './model';
 import { recordCount, recordKeys, recordPage, recordsByKeys } from './record-repository';
 
 /**
- * The records of a site and its integrated sites (lib/items/integrated-sites.ts) read as one list in id
+ * The records of a site and its integrated sites (lib/sites/integrated-sites.ts) read as one list in id
  * order, paged as one site's records are. With one site this is that site's page.
  */
 

@@ -1,18 +1,13 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError } from '../http/errors';
+import { NotFoundError } from '../errors';
+import { containerKeys, itemKeys, orderKey } from '../sites/keys';
+import type { Site } from '../sites/model';
+import { toSite } from '../sites/repository';
+import { batchGet, type Key, queryKeys, recordsOf, table } from '../sites/store';
 import { dynamo } from '../storage/clients';
-import { containerKeys, itemKeys, orderKey } from './keys';
-import type { ItemRecord, RecordFields, Site } from './model';
-import { toSite } from './site-repository';
-import {
-  assertItemSize,
-  batchDelete,
-  batchGet,
-  isConditionFailure,
-  type Key,
-  queryKeys,
-  table,
-} from './store';
+import { isConditionFailure } from '../storage/conditions';
+import { assertItemSize } from '../storage/queries';
+import type { ItemRecord, RecordFields } from './model';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -113,23 +108,6 @@ export async function recordsByKeys(keys: readonly Key[]): Promise<ItemRecord[]>
     .filter((item) => item.Kind === 'record')
     .map(toRecord)
     .sort((a, b) => a.recordId - b.recordId);
-}
-
-/** Deletes every record of the site, a batch at a time, until the index lists none. */
-export async function deleteRecordsOf(tenantId: number, siteId: number): Promise<void> {
-  for (;;) {
-    const keys = await queryKeys(recordsOf(tenantId, siteId), { limit: 1000 });
-    if (keys.length === 0) return;
-    await batchDelete(keys);
-  }
-}
-
-function recordsOf(tenantId: number, siteId: number) {
-  return {
-    IndexName: 'Contents',
-    KeyConditionExpression: 'ContainerKey = :container',
-    ExpressionAttributeValues: { ':container': containerKeys.records(tenantId, siteId) },
-  };
 }
 
 function count(record: ItemRecord, delta: number): TransactItem {

@@ -1,21 +1,21 @@
 import type { Principal } from '../accounts/principal';
 import { getUser } from '../accounts/repository';
-import { planAttachments } from '../binaries/attachments';
 import { now } from '../clock';
-import { BadRequestError, LockedRecordError, NotFoundError } from '../http/errors';
-import { messages } from '../http/messages';
-import { type ApiResponse, apiResult } from '../http/response';
-import { recordIdsMatching } from '../search/query';
-import { useApiCall } from './api-limit';
-import { integratedSites } from './integrated-sites';
-import { itemKeys } from './keys';
-import { type ItemRecord, recordHolders, type Site } from './model';
-import { Permission, requirePermission, siteInTenant } from './permissions';
+import { BadRequestError, LockedRecordError, NotFoundError } from '../errors';
+import { messages } from '../messages';
+import type { Outcome, Reading } from '../results';
+import { useApiCall } from '../sites/api-limit';
+import { integratedSites } from '../sites/integrated-sites';
+import { itemKeys } from '../sites/keys';
+import { recordHolders, type Site } from '../sites/model';
+import { Permission, requirePermission, siteInTenant } from '../sites/permissions';
+import { nextItemId } from '../sites/store';
+import { planAttachments } from './attachments';
+import type { ItemRecord } from './model';
 import { mergeFields } from './record-fields';
 import { recordCountOf, recordPageOf } from './record-pages';
 import * as repository from './record-repository';
 import type { RecordWriteInput } from './schemas';
-import { nextItemId } from './store';
 import { recordView } from './views';
 
 /** The reference's Api.PageSize: the most records one read returns. */
@@ -25,7 +25,7 @@ export async function createRecord(
   principal: Principal,
   siteId: number,
   input: RecordWriteInput,
-): Promise<ApiResponse> {
+): Promise<Outcome> {
   const site = await siteInTenant(principal, siteId);
   requireRecordHolder(site);
   await requirePermission(principal, site, Permission.Create);
@@ -59,7 +59,7 @@ export async function createRecord(
     ver: 1,
   };
   await repository.insertRecord(record, files.items);
-  return apiResult({ id: record.recordId, message: messages.created(record.title), ...limits });
+  return { id: record.recordId, message: messages.created(record.title), ...limits };
 }
 
 /**
@@ -70,7 +70,8 @@ export async function readItem(
   principal: Principal,
   id: number,
   paging: { Offset?: number; PageSize?: number; View?: { Search?: string } },
-): Promise<ApiResponse> {
+  search?: RecordSearch,
+): Promise<Reading> {
   const item = await repository.findItem(principal.tenantId, id);
   if (!item) throw new NotFoundError(`no item ${id} in tenant ${principal.tenantId}`);
   const site = item.kind === 'site' ? item.site : await siteInTenant(principal, item.record.siteId);
@@ -80,12 +81,20 @@ export async function readItem(
   const pageSize = paging.PageSize ?? PAGE_SIZE;
   // A site's read shows its integrated sites' records too; they are all of its kind, so one view fits.
   const sites = item.kind === 'site' ? await integratedSites(principal, site) : [];
-  const search = paging.View?.Search;
+  const searchText = paging.View?.Search;
   const response =
     item.kind === 'record'
       ? { Offset: 0, PageSize: pageSize, TotalCount: 1, Data: [recordView(site, item.record)] }
-      : search
-        ? await searchedPage(principal.tenantId, sites, search, paging.Offset ?? 0, pageSize, site)
+      : searchText && search
+        ? await searchedPage(
+            search,
+            principal.tenantId,
+            sites,
+            searchText,
+            paging.Offset ?? 0,
+            pageSize,
+            site,
+          )
         : {
             Offset: paging.Offset ?? 0,
             PageSize: pageSize,
@@ -94,23 +103,29 @@ export async function readItem(
               recordView(site, record),
             ),
           };
-  const body = { StatusCode: 200, LimitPerDate: limits.limitPerDate, LimitRemaining: limits.limitRemaining };
-  return { body: { ...body, Response: response } };
+  return { response, limits };
 }
 
-/** View.Search: the records of `sites` whose full text holds every word (lib/search), paged in id order. */
+/**
+ * View.Search's matcher: the ids, in id order, of the records of `siteIds` whose full text holds every
+ * word of `text`. Given by the endpoint (lib/search sits above this layer).
+ */
+export type RecordSearch = (tenantId: number, siteIds: readonly number[], text: string) => Promise<number[]>;
+
+/** View.Search: the records of `sites` that `search` finds, paged in id order. */
 async function searchedPage(
+  search: RecordSearch,
   tenantId: number,
   sites: readonly Site[],
-  search: string,
+  searchText: string,
   offset: number,
   pageSize: number,
   shownAs: Site,
 ) {
-  const ids = await recordIdsMatching(
+  const ids = await search(
     tenantId,
     sites.map((each) => each.siteId),
-    search,
+    searchText,
   );
   const page = ids.slice(offset, offset + pageSize).map((id) => itemKeys.item(tenantId, id));
   const records = await repository.recordsByKeys(page);
@@ -126,7 +141,7 @@ export async function updateRecord(
   principal: Principal,
   id: number,
   input: RecordWriteInput,
-): Promise<ApiResponse> {
+): Promise<Outcome> {
   const { site, record: before } = await recordInTenant(principal, id);
   await requirePermission(principal, site, Permission.Update);
   const limits = await useApiCall(site);
@@ -159,17 +174,17 @@ export async function updateRecord(
     ver: before.ver + 1,
   };
   await repository.updateRecord(before, after, files.items);
-  return apiResult({ id, message: messages.updated(after.title), ...limits });
+  return { id, message: messages.updated(after.title), ...limits };
 }
 
-export async function deleteRecord(principal: Principal, id: number): Promise<ApiResponse> {
+export async function deleteRecord(principal: Principal, id: number): Promise<Outcome> {
   const { site, record } = await recordInTenant(principal, id);
   await requirePermission(principal, site, Permission.Delete);
   const limits = await useApiCall(site);
   await requireUnlocked(principal, record);
   // Its files go through the Items stream (functions/record-files.ts), for deletesite's records alike.
   await repository.deleteRecord(record);
-  return apiResult({ id, message: messages.deleted(record.title), ...limits });
+  return { id, message: messages.deleted(record.title), ...limits };
 }
 
 export async function recordInTenant(

@@ -1,5 +1,6 @@
 import { getUser } from '../accounts/repository';
-import type { ItemRecord, Site } from '../items/model';
+import type { ItemRecord } from '../items/model';
+import type { Site } from '../sites/model';
 import type { SearchDocument } from './index-store';
 import { storedText } from './text';
 

@@ -1,7 +1,7 @@
 import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from '../items/store';
 import { backoff, batchWrite, chunk } from '../storage/batch';
 import { dynamo } from '../storage/clients';
+import { isConditionFailure } from '../storage/conditions';
 import { tableName } from '../storage/tables';
 import { bucketOf, encodeSegment, idsInSegment } from './segment-codec';
 

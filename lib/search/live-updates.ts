@@ -3,7 +3,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { now } from '../clock';
 import { toRecord } from '../items/record-repository';
-import { getSite, toSite } from '../items/site-repository';
+import { getSite, toSite } from '../sites/repository';
 import { queueTask } from '../tasks/repository';
 import { recordDocument, siteDocument, UserNames } from './full-text';
 import type { SearchDocument } from './index-store';

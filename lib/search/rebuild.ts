@@ -1,10 +1,10 @@
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { settings } from '../config/settings';
-import { containerKeys, itemKeys, orderKey, tenantSitesKey } from '../items/keys';
-import type { Site } from '../items/model';
 import { recordCount, recordsByKeys } from '../items/record-repository';
-import { getSite, sitesOfTenant } from '../items/site-repository';
-import { table as itemsTable, queryKeys } from '../items/store';
+import { containerKeys, itemKeys, orderKey, tenantSitesKey } from '../sites/keys';
+import type { Site } from '../sites/model';
+import { getSite, sitesOfTenant } from '../sites/repository';
+import { table as itemsTable, queryKeys } from '../sites/store';
 import { backoff, chunk } from '../storage/batch';
 import { dynamo } from '../storage/clients';
 import type { Task, TaskKind } from '../tasks/model';

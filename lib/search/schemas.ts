@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { apiRequest, text } from '../http/schemas';
+import { apiRequest, text } from '../schema';
 
 export const searchRequest = z.object({
   ...apiRequest,

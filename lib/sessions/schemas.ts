@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { apiRequest, text } from '../http/schemas';
+import { apiRequest, text } from '../schema';
 
 /** Keys are stored as `User_<SessionKey>`; the reference's column holds 256 characters. */
 export const MAX_KEY_LENGTH = 251;

@@ -1,9 +1,9 @@
 import type { Principal } from '../accounts/principal';
-import type { Site } from '../items/model';
-import { canReadOrCreateSite } from '../items/permissions';
-import { getSite } from '../items/site-repository';
 import { findClosestSiteId } from './closest-site';
 import { loadIndex } from './index-store';
+import type { Site } from './model';
+import { canReadOrCreateSite } from './permissions';
+import { getSite } from './repository';
 
 /**
  * GetClosestSiteId (web-api.txt 4.3, reference 2.1): for each name, the nearest site of that name seen

@@ -1,8 +1,9 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock';
-import { isConditionFailure } from '../items/store';
 import { batchWrite } from '../storage/batch';
 import { dynamo } from '../storage/clients';
+import { isConditionFailure } from '../storage/conditions';
+import { queryAll } from '../storage/queries';
 import { tableName } from '../storage/tables';
 import type { NameIndex } from './name-index';
 import { deserializeNameIndex, serializeNameIndex } from './name-index-codec';
@@ -127,19 +128,11 @@ async function deleteVersion(tenantId: number, version: number): Promise<void> {
 }
 
 /** The chunks of one version, in order; without their bytes unless `withData`. */
-async function* versionItems(tenantId: number, version: number, withData: boolean) {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :version',
-        ExpressionAttributeValues: { ':version': keys.version(tenantId, version) },
-        ...(withData ? { ConsistentRead: true } : { ProjectionExpression: 'pk, sk' }),
-        ExclusiveStartKey: start,
-      }),
-    );
-    yield* page.Items ?? [];
-    start = page.LastEvaluatedKey;
-  } while (start);
+function versionItems(tenantId: number, version: number, withData: boolean) {
+  return queryAll({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :version',
+    ExpressionAttributeValues: { ':version': keys.version(tenantId, version) },
+    ...(withData ? { ConsistentRead: true } : { ProjectionExpression: 'pk, sk' }),
+  });
 }

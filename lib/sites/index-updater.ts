@@ -1,11 +1,11 @@
 import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import type { Site } from '../items/model';
-import { sitesOfTenant } from '../items/site-repository';
 import { loadIndexForUpdate, saveIndex } from './index-store';
+import type { Site } from './model';
 import { buildNameIndex, type SiteEntry } from './name-index';
 import { applySiteChanges, type SiteChange } from './name-index-updates';
+import { sitesOfTenant } from './repository';
 
 /**
  * Keeps each tenant's site-name index current from the Items table's stream: a site created, renamed,
@@ -67,7 +67,7 @@ function entryOf(
   return { siteId, parentId, referenceType, siteName, siteGroupName };
 }
 
-/** ... or from a stream image of the Items table (lib/items/site-repository.ts fromSite). */
+/** ... or from a stream image of the Items table (lib/sites/repository.ts fromSite). */
 function entryOfItem(item: Record<string, unknown>): SiteEntry {
   return {
     siteId: Number(item.SiteId),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { apiRequest, text } from '../http/schemas';
+import { apiRequest, text } from '../schema';
+import { PERMISSION_ENTRY, referenceTypes } from './model';
 
 /** FindSiteNames is required (400 when missing, before the MIME check); a null name answers -1. */
 export const closestSiteRequest = z.object({
@@ -12,3 +13,58 @@ export const closestSiteResponse = z.object({
   SiteId: z.number().int(),
   Data: z.array(z.object({ SiteName: z.string().optional(), SiteId: z.number().int() })),
 });
+
+/** SiteName and SiteGroupName are nvarchar(32) in the reference; not unique. */
+export const siteName = text({ max: 32 });
+const id = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+export const permissions = z
+  .array(z.string().regex(PERMISSION_ENTRY, { message: 'an entry is "User|Group|Dept,<id>,<bits>"' }))
+  .max(1000);
+export const siteSettings = z.record(z.string(), z.unknown());
+
+export const siteCreateRequest = z.object({
+  ...apiRequest,
+  Title: text({ min: 1, max: 1024 }),
+  ReferenceType: z.enum(referenceTypes),
+  SiteName: siteName.optional(),
+  SiteGroupName: siteName.optional(),
+  /** 0 or absent: its own; another id: inherit from that site above it. */
+  InheritPermission: id.optional(),
+  Permissions: permissions.optional(),
+  SiteSettings: siteSettings.optional(),
+});
+
+export const siteUpdateRequest = z.object({
+  ...apiRequest,
+  Title: text({ min: 1, max: 1024 }).optional(),
+  /** A site's kind never changes; given, it must equal the stored one. */
+  ReferenceType: z.enum(referenceTypes).optional(),
+  SiteName: siteName.optional(),
+  SiteGroupName: siteName.optional(),
+  ParentId: id.optional(),
+  InheritPermission: id.optional(),
+  Permissions: permissions.optional(),
+  SiteSettings: siteSettings.optional(),
+});
+
+export const siteSchema = z
+  .object({
+    SiteId: z.number().int(),
+    TenantId: z.number().int(),
+    Title: z.string(),
+    SiteName: z.string().optional(),
+    SiteGroupName: z.string().optional(),
+    ReferenceType: z.enum(referenceTypes),
+    ParentId: z.number().int(),
+    InheritPermission: z.number().int(),
+    Permissions: z.array(z.string()),
+    SiteSettings: siteSettings,
+    Creator: z.number().int(),
+    Updator: z.number().int(),
+    CreatedTime: z.string(),
+    UpdatedTime: z.string(),
+    Ver: z.number().int(),
+  })
+  .meta({ id: 'Site' });
+
+export const siteResponse = z.object({ StatusCode: z.literal(200), Response: siteSchema });

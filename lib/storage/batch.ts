@@ -1,5 +1,6 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients';
+import type { Key } from './queries';
 
 export type WriteRequest =
   | { readonly DeleteRequest: { readonly Key: Record<string, unknown> } }
@@ -35,4 +36,24 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   const chunks: T[][] = [];
   for (let index = 0; index < items.length; index += size) chunks.push(items.slice(index, index + size));
   return chunks;
+}
+
+/** The items of `keys` that exist, in no particular order; unprocessed keys are retried. */
+export async function batchGet(table: string, keys: readonly Key[]): Promise<Record<string, unknown>[]> {
+  const pages = await Promise.all(
+    chunk(keys, 100).map(async (part) => {
+      const items: Record<string, unknown>[] = [];
+      let pending: Key[] = [...part];
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        await backoff(attempt);
+        const result = await dynamo().send(
+          new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }),
+        );
+        items.push(...(result.Responses?.[table] ?? []));
+        pending = (result.UnprocessedKeys?.[table]?.Keys ?? []) as Key[];
+      }
+      return items;
+    }),
+  );
+  return pages.flat();
 }

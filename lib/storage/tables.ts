@@ -44,7 +44,7 @@ export const tables = {
     ttlAttribute: 'ExpiresAt',
   },
   /**
-   * Sites and records (lib/items/keys.ts). No TTL: DynamoDB Local never expires items of a table with a GSI.
+   * Sites and records (lib/sites/keys.ts). No TTL: DynamoDB Local never expires items of a table with a GSI.
    * The stream feeds the site-name index.
    */
   items: {
@@ -106,7 +106,7 @@ export const tables = {
     partitionKey: 'pk',
     sortKey: 'sk',
     ttlAttribute: 'ExpiresAt',
-    // Feeds the removal of S3 objects nothing points at any more (lib/binaries/cleanup.ts).
+    // Feeds the removal of S3 objects nothing points at any more (lib/files/cleanup.ts).
     stream: true,
   },
   /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from '../items/store';
 import { dynamo } from '../storage/clients';
+import { isConditionFailure } from '../storage/conditions';
 import { tableName } from '../storage/tables';
 import type { Task } from './model';
 

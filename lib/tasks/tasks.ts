@@ -1,6 +1,6 @@
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
-import { NotFoundError } from '../http/errors';
+import { NotFoundError } from '../errors';
 import type { Task } from './model';
 import { getTask, nudgeTask, queueTask } from './repository';
 

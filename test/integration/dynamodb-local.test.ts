@@ -10,7 +10,7 @@ import {
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
+import { startDynamoDbLocal } from '../../local/dynamodb-local';
 
 const clientFor = (endpoint: string) =>
   new DynamoDBClient({
@@ -44,7 +44,7 @@ function accepts(host: string, port: number): Promise<boolean> {
   });
 }
 
-describe('lib/local/dynamodb-local', () => {
+describe('local/dynamodb-local', () => {
   let dbPath: string;
   beforeAll(async () => {
     dbPath = await mkdtemp(join(tmpdir(), 'kiroku-ddb-'));

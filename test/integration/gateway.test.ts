@@ -2,9 +2,9 @@ import { request } from 'node:http';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Gateway, type LambdaHandler, MAX_EVENT_BYTES, startGateway } from '../../lib/local/gateway';
 import { dynamo } from '../../lib/storage/clients';
 import { tableName } from '../../lib/storage/tables';
+import { type Gateway, type LambdaHandler, MAX_EVENT_BYTES, startGateway } from '../../local/gateway';
 import { startStack } from '../fixtures/stack';
 
 interface Invocation {
@@ -54,7 +54,7 @@ function rawPost(url: string, size: number, contentType: string): Promise<{ stat
   });
 }
 
-describe('lib/local/gateway', () => {
+describe('local/gateway', () => {
   let gateway: Gateway;
   let based: Gateway;
 

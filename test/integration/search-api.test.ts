@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadSettings, useSettings } from '../../lib/config/settings';
-import { importStreamHandler, type StreamHandlerLoader } from '../../lib/local/stream-subscriptions';
 import { getTask } from '../../lib/tasks/repository';
+import { importStreamHandler, type StreamHandlerLoader } from '../../local/stream-subscriptions';
 import { createUser, seedAccounts, type TestAccounts, type TestUser } from '../fixtures/accounts';
 import { call } from '../fixtures/client';
 import { createRecord, createSite } from '../fixtures/items';

@@ -1,9 +1,9 @@
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { StreamHandlerLoader } from '../../lib/local/stream-subscriptions';
 import { dynamoDbClientConfig } from '../../lib/storage/clients';
 import { tables } from '../../lib/storage/tables';
+import type { StreamHandlerLoader } from '../../local/stream-subscriptions';
 import { type Stack, startStack } from '../fixtures/stack';
 
 /** startStack({ streams: true }): lib/streams.ts's wiring, fed by a fixture subscription and handler. */

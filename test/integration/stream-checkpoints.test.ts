@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startStreamPoller } from '../../lib/local/stream-poller';
 import { dynamoDbClientConfig } from '../../lib/storage/clients';
+import { startStreamPoller } from '../../local/stream-poller';
 import { createStreamTable } from '../fixtures/stream-table';
 
 /** The poller's checkpoint file against DynamoDB Local: what a restart of npm start goes through. */
-describe('lib/local/stream-poller', () => {
+describe('local/stream-poller', () => {
   const client = new DynamoDBClient(dynamoDbClientConfig());
   let directory: string;
   let tableName: string;

@@ -8,12 +8,12 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type DynamoDbLocal, startDynamoDbLocal } from '../../lib/local/dynamodb-local';
-import { type StreamPoller, startStreamPoller } from '../../lib/local/stream-poller';
 import { dynamoDbClientConfig } from '../../lib/storage/clients';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
+import { type StreamPoller, startStreamPoller } from '../../local/stream-poller';
 import { createStreamTable } from '../fixtures/stream-table';
 
-describe('lib/local/stream-poller', () => {
+describe('local/stream-poller', () => {
   const client = new DynamoDBClient(dynamoDbClientConfig());
   let tableName: string;
   let streamArn: string;

@@ -1,6 +1,6 @@
-import { principalForApiKey, principalForLoginToken } from '../../accounts/authentication';
+import type { Principal } from '../../accounts/principal';
+import { ForbiddenError, UnauthorizedError } from '../../errors';
 import { readCookie } from '../cookies';
-import { ForbiddenError, UnauthorizedError } from '../errors';
 import type { ApiMiddleware } from '../event';
 import { propertyOf } from './json-body';
 
@@ -13,24 +13,34 @@ export interface AuthenticateOptions {
   readonly cookie: boolean;
 }
 
+/** Who a credential belongs to (lib/accounts/authentication.ts), handed in so that HTTP knows no accounts. */
+export interface CredentialResolver {
+  apiKey(key: string): Promise<Principal | undefined>;
+  loginToken(token: string): Promise<Principal | undefined>;
+}
+
 const defaults: AuthenticateOptions = { apiKey: true, bearer: false, cookie: true };
 
 /**
  * Finds the caller. A key that was sent decides alone: a wrong one is 401 even with a valid login cookie.
  * The reason for a refusal goes to the log, never into the response.
  */
-export function authenticate(options: Partial<AuthenticateOptions> = {}): ApiMiddleware {
+export function authenticate(
+  resolve: CredentialResolver,
+  options: Partial<AuthenticateOptions> = {},
+): ApiMiddleware {
   const { apiKey, bearer, cookie } = { ...defaults, ...options };
 
   const authenticateBefore: ApiMiddleware['before'] = async (request) => {
     const { event } = request;
+    const state = request.internal.kiroku;
     const key =
       (bearer ? bearerKey(event.headers.authorization) : undefined) ??
-      (apiKey ? bodyKey(event.kiroku.json) : undefined);
+      (apiKey ? bodyKey(state.json) : undefined);
     if (key !== undefined) {
-      const principal = await principalForApiKey(key);
+      const principal = await resolve.apiKey(key);
       if (!principal) throw new UnauthorizedError('unknown API key, or its user is disabled');
-      event.kiroku.principal = principal;
+      state.principal = principal;
       return;
     }
     const token = cookie ? readCookie(event, 'Auth') : undefined;
@@ -41,9 +51,9 @@ export function authenticate(options: Partial<AuthenticateOptions> = {}): ApiMid
       ) {
         throw new ForbiddenError('cookie-authenticated request without X-Requested-With: XMLHttpRequest');
       }
-      const principal = await principalForLoginToken(token);
+      const principal = await resolve.loginToken(token);
       if (!principal) throw new UnauthorizedError('unknown or expired login, or its user is disabled');
-      event.kiroku.principal = principal;
+      state.principal = principal;
       return;
     }
     throw new UnauthorizedError('no credentials');

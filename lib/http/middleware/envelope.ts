@@ -1,8 +1,8 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ApiError } from '../errors';
+import { ApiError } from '../../errors';
+import { logger } from '../../log';
+import { messages } from '../../messages';
 import type { ApiMiddleware, ApiResult } from '../event';
-import { logger } from '../logger';
-import { messages } from '../messages';
 import { type ApiResponse, apiResult, toJson } from '../response';
 
 export interface EnvelopeOptions {
@@ -25,13 +25,14 @@ export function envelope(options: Partial<EnvelopeOptions> = {}): ApiMiddleware 
   const { status } = { ...defaults, ...options };
 
   const envelopeAfter: ApiMiddleware['after'] = (request) => {
-    request.response = toHttp(request.response as ApiResult, status);
+    if (request.response !== undefined && request.response !== null)
+      request.response = toHttp(request.response, status);
   };
 
   const envelopeOnError: ApiMiddleware['onError'] = (request) => {
     if (request.response !== undefined) return;
     const error = request.error;
-    const id = request.event?.kiroku?.pathId ?? 0;
+    const id = request.internal.kiroku?.pathId ?? 0;
     if (error instanceof ApiError) {
       logger.info('request refused', { statusCode: error.statusCode, reason: error.reason ?? error.message });
       const response = toHttp(
@@ -52,6 +53,7 @@ export function envelope(options: Partial<EnvelopeOptions> = {}): ApiMiddleware 
 }
 
 function toHttp(result: ApiResult, status: EnvelopeOptions['status']): APIGatewayProxyStructuredResultV2 {
+  if (typeof result === 'string') return { statusCode: 200, body: result };
   if (!isApiResponse(result)) return result;
   const code = typeof result.body.StatusCode === 'number' ? result.body.StatusCode : 200;
   return {
@@ -62,6 +64,6 @@ function toHttp(result: ApiResult, status: EnvelopeOptions['status']): APIGatewa
   };
 }
 
-function isApiResponse(result: ApiResult): result is ApiResponse {
+function isApiResponse(result: Exclude<ApiResult, string>): result is ApiResponse {
   return typeof result === 'object' && result !== null && 'body' in result && typeof result.body === 'object';
 }

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { type Settings, settings } from '../../config/settings';
-import { InvalidIpAddressError } from '../errors';
+import { InvalidIpAddressError } from '../../errors';
 import type { ApiMiddleware } from '../event';
 
 /**

@@ -1,4 +1,4 @@
-import { BadRequestError, InvalidJsonError } from '../errors';
+import { BadRequestError, InvalidJsonError } from '../../errors';
 import type { ApiMiddleware } from '../event';
 
 export interface JsonBodyOptions {
@@ -35,7 +35,7 @@ export function jsonBody(options: Partial<JsonBodyOptions> = {}): ApiMiddleware 
     if (apiVersion !== undefined && apiVersion !== null && typeof apiVersion !== 'number') {
       throw new InvalidJsonError('ApiVersion is not a number');
     }
-    event.kiroku.json = json;
+    request.internal.kiroku.json = json;
   };
 
   return { before: jsonBodyBefore };

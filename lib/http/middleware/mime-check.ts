@@ -1,5 +1,5 @@
 import { settings } from '../../config/settings';
-import { BadRequestError } from '../errors';
+import { BadRequestError } from '../../errors';
 import type { ApiMiddleware } from '../event';
 
 /**

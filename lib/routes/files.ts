@@ -1,0 +1,85 @@
+import * as accounts from '../accounts/schemas';
+import * as binaries from '../files/schemas';
+import { apiResultSchema } from '../schema';
+import type { Route } from './route';
+
+const itemsRead = { items: 'read', accounts: 'read' } as const;
+const itemsWrite = { items: 'write', accounts: 'read' } as const;
+
+/** Binary upload and downloads (web-api.txt 4.5, 7.2; CONTRACT section 6). */
+
+export const binariesUpload = {
+  method: 'POST',
+  path: '/api/binaries/upload',
+  handler: 'binaries-upload',
+  bucket: 'write',
+  tables: { binaries: 'write', accounts: 'read' },
+  auth: { apiKey: false, bearer: true },
+  status: 'processed',
+  parseBody: false,
+  checkMime: false,
+  summary: 'Upload a file, whole or in chunks (Content-Range in the file part), for the site or record ?id=',
+  request: binaries.uploadForm,
+  requestType: 'multipart',
+  query: binaries.uploadQuery,
+  response: apiResultSchema,
+  memoryMb: 1769,
+} as const satisfies Route;
+
+export const binariesGuidUpload = {
+  method: 'POST',
+  path: '/api/binaries/{guid}/upload',
+  handler: 'binaries-guid-upload',
+  bucket: 'write',
+  tables: { binaries: 'write', ...itemsWrite },
+  auth: { apiKey: false, bearer: true },
+  status: 'processed',
+  parseBody: false,
+  checkMime: false,
+  summary:
+    'New content for an attached file: kept under its GUID with ?overwrite=true, else added beside it (Update)',
+  request: binaries.uploadForm,
+  requestType: 'multipart',
+  query: binaries.overwriteQuery,
+  response: apiResultSchema,
+  memoryMb: 1769,
+} as const satisfies Route;
+
+export const binariesGet = {
+  method: 'POST',
+  path: '/api/binaries/{guid}/get',
+  handler: 'binaries-get',
+  bucket: 'read',
+  tables: { binaries: 'read', ...itemsRead },
+  summary: 'A file of up to 4 MB as base64 in JSON (Read on its site or record, or its uploader)',
+  request: accounts.emptyRequest,
+  response: binaries.fileResponse,
+} as const satisfies Route;
+
+export const binariesDownload = {
+  method: 'GET',
+  path: '/binaries/{guid}/download',
+  handler: 'binaries-download',
+  bucket: 'read',
+  tables: { binaries: 'read', ...itemsRead },
+  auth: { apiKey: false, bearer: true },
+  parseBody: false,
+  checkMime: false,
+  summary: 'Download a file: a redirect to a presigned URL valid for 60 s (Read, or its uploader)',
+  redirect: true,
+  response: binaries.redirectResponse,
+} as const satisfies Route;
+
+export const binariesShow = {
+  method: 'GET',
+  path: '/binaries/{guid}/show',
+  handler: 'binaries-show',
+  bucket: 'read',
+  tables: { binaries: 'read', ...itemsRead },
+  auth: { apiKey: false, bearer: true },
+  parseBody: false,
+  checkMime: false,
+  summary: 'Show a file inline (images embedded in text): a redirect to a presigned URL valid for 60 s',
+  redirect: true,
+  response: binaries.redirectResponse,
+} as const satisfies Route;

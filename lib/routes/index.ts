@@ -1,0 +1,24 @@
+import * as accounts from './accounts';
+import * as files from './files';
+import * as items from './items';
+import * as meta from './meta';
+import type { Route } from './route';
+import * as search from './search';
+import * as sessions from './sessions';
+import * as sites from './sites';
+
+export { pathsOf, type Route, type TableAccess } from './route';
+
+/** The one route table (lib/routes/route.ts), area by area. */
+export const routes: readonly Route[] = [
+  ...Object.values(sessions),
+  ...Object.values(accounts),
+  ...Object.values(sites),
+  ...Object.values(items),
+  ...Object.values(files),
+  ...Object.values(search),
+  meta.openapi,
+];
+
+/** Every request no route matches goes here (API Gateway's `$default` route), for a JSON 404 or 405. */
+export const fallbackHandler = meta.fallback.handler;

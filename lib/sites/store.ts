@@ -1,0 +1,69 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as batch from '../storage/batch';
+import { dynamo } from '../storage/clients';
+import { type Key, type QueryInput, queryKeys as queryTableKeys } from '../storage/queries';
+import { tableName } from '../storage/tables';
+import { containerKeys, itemKeys } from './keys';
+
+/** What the Items table's repositories (sites here, records in lib/items) share: the table, the id sequence. */
+
+export type { Key } from '../storage/queries';
+
+export const table = () => tableName('items');
+
+/** Table keys from a query of the Items table (lib/storage/queries.ts queryKeys). */
+export function queryKeys(
+  input: Omit<QueryInput, 'TableName' | 'Limit'>,
+  range?: { skip?: number; limit?: number },
+): Promise<Key[]> {
+  return queryTableKeys({ ...input, TableName: table() }, range);
+}
+
+export function batchGet(keys: readonly Key[]): Promise<Record<string, unknown>[]> {
+  return batch.batchGet(table(), keys);
+}
+
+/** Deletes `keys`, 25 to a request, a few requests at a time; unprocessed ones are retried. */
+export function batchDelete(keys: readonly Key[]): Promise<void> {
+  return batch.batchWrite(
+    table(),
+    keys.map((key) => ({ DeleteRequest: { Key: key } })),
+  );
+}
+
+/** Writes whole items, unconditionally, as batchDelete deletes. */
+export function batchPut(items: readonly Record<string, unknown>[]): Promise<void> {
+  return batch.batchWrite(
+    table(),
+    items.map((item) => ({ PutRequest: { Item: item } })),
+  );
+}
+
+/** Sites and records draw from one sequence, as in the reference. */
+export function nextItemId(): Promise<number> {
+  return reserveItemIds(1);
+}
+
+/** Reserves `count` consecutive ids of the sequence at once; the first of them. */
+export async function reserveItemIds(count: number): Promise<number> {
+  const result = await dynamo().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: itemKeys.counter(),
+      UpdateExpression: 'ADD #value :count',
+      ExpressionAttributeNames: { '#value': 'Value' },
+      ExpressionAttributeValues: { ':count': count },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(result.Attributes?.Value) - count + 1;
+}
+
+/** The query of a site's records on the `Contents` index, in id order: what sites and records both walk. */
+export function recordsOf(tenantId: number, siteId: number) {
+  return {
+    IndexName: 'Contents',
+    KeyConditionExpression: 'ContainerKey = :container',
+    ExpressionAttributeValues: { ':container': containerKeys.records(tenantId, siteId) },
+  };
+}

@@ -1,0 +1,342 @@
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  type _Record,
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  ExpiredIteratorException,
+  GetRecordsCommand,
+  type GetRecordsCommandOutput,
+  GetShardIteratorCommand,
+  type AttributeValue as SdkAttributeValue,
+  type Shard,
+  TrimmedDataAccessException,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { AttributeValue, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { dynamoDbClientConfig } from '../lib/storage/clients';
+import { openCheckpointStore, resumePositions } from './stream-checkpoints';
+
+/**
+ * Lambda's DynamoDB event source mapping, locally: polls the streams of local tables and invokes the
+ * same stream handlers with the same event shape, so that what a handler sees on the local runtime is
+ * what it sees in AWS. Like Lambda it reads each shard in order, retries a failing batch a bounded number
+ * of times before skipping it, and follows the shard changes of the stream.
+ */
+
+export interface StreamSubscription {
+  /** Physical table name. */
+  readonly tableName: string;
+  /** Names the subscription's checkpoints, as a mapping's UUID does; the table name by default. */
+  readonly name?: string;
+  readonly handler: (event: DynamoDBStreamEvent) => Promise<unknown>;
+}
+
+export interface StreamPollerOptions {
+  readonly subscriptions: readonly StreamSubscription[];
+  /** Where to begin on the shards that exist at start: LATEST for npm start, as a new mapping does. */
+  readonly startingPosition?: 'LATEST' | 'TRIM_HORIZON';
+  /**
+   * Keeps each subscription's position in this JSON file, so that a restart resumes where the last run
+   * stopped; startingPosition then applies only to a stream without checkpoints.
+   */
+  readonly checkpointFile?: string;
+  readonly batchSize?: number;
+  readonly pollIntervalMs?: number;
+  /** Retries of a failing batch before it is skipped (Lambda's MaximumRetryAttempts). */
+  readonly maxRetryAttempts?: number;
+  /** Read for the DynamoDB endpoint (which also serves the streams); process.env by default. */
+  readonly env?: NodeJS.ProcessEnv;
+  readonly log?: (message: string, error?: unknown) => void;
+}
+
+export interface StreamPoller {
+  /** Stops polling; resolves once a batch in flight has been handled. */
+  stop(): Promise<void>;
+}
+
+interface ShardState {
+  iterator: string | undefined;
+  parentId: string | undefined;
+  /** Last record handled (or skipped), to resume after an expired iterator. */
+  lastSequence: string | undefined;
+  /** The shard is closed and fully read. */
+  done: boolean;
+}
+
+const SHARD_REFRESH_MS = 1000;
+
+export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
+  const config = dynamoDbClientConfig(options.env);
+  const dynamodb = new DynamoDBClient(config);
+  const streams = new DynamoDBStreamsClient(config);
+  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ''));
+  const batchSize = Math.min(options.batchSize ?? 100, 1000);
+  const interval = options.pollIntervalMs ?? 150;
+  const maxRetries = options.maxRetryAttempts ?? 3;
+  let stopped = false;
+  const sleepers = new Set<() => void>();
+  // Once stopping, nothing waits: stop() would otherwise sit out a retry's backoff.
+  const sleep = (ms: number) =>
+    new Promise<void>((wake) => {
+      if (stopped) return wake();
+      const done = () => {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        wake();
+      };
+      const timer = setTimeout(done, ms);
+      sleepers.add(done);
+    });
+
+  async function listShards(streamArn: string): Promise<Shard[]> {
+    const shards: Shard[] = [];
+    let start: string | undefined;
+    do {
+      const page = await streams.send(
+        new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: start }),
+      );
+      shards.push(...(page.StreamDescription?.Shards ?? []));
+      start = page.StreamDescription?.LastEvaluatedShardId;
+    } while (start);
+    return shards;
+  }
+
+  async function iterator(
+    streamArn: string,
+    shardId: string,
+    type: 'LATEST' | 'TRIM_HORIZON' | 'AFTER_SEQUENCE_NUMBER',
+    sequence?: string,
+  ): Promise<string | undefined> {
+    const answer = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ShardIteratorType: type,
+        SequenceNumber: sequence,
+      }),
+    );
+    return answer.ShardIterator;
+  }
+
+  /** The shards at start: resumed from the subscription's checkpoints if any, else at startingPosition. */
+  async function initialShards(subscription: StreamSubscription, streamArn: string) {
+    const shards = await listShards(streamArn);
+    const ids = new Set(shards.flatMap((shard) => shard.ShardId ?? []));
+    const checkpoints = store.resume(nameOf(subscription), streamArn, ids);
+    const states = new Map<string, ShardState>();
+    if (checkpoints.size > 0) {
+      for (const [id, start] of resumePositions(shards, checkpoints)) {
+        states.set(id, {
+          iterator: undefined,
+          parentId: start.parentId,
+          lastSequence: start.after,
+          done: start.done,
+        });
+      }
+      return states;
+    }
+    const latest = options.startingPosition !== 'TRIM_HORIZON';
+    for (const shard of shards) {
+      const id = shard.ShardId;
+      if (!id) continue;
+      // At LATEST a closed shard has nothing left to give.
+      const closed = shard.SequenceNumberRange?.EndingSequenceNumber !== undefined;
+      states.set(id, {
+        iterator: latest && !closed ? await iterator(streamArn, id, 'LATEST') : undefined,
+        parentId: shard.ParentShardId,
+        lastSequence: undefined,
+        done: latest && closed,
+      });
+    }
+    return states;
+  }
+
+  /** Picks up shards created since the last look, from their start; a child is read once its parent is done. */
+  async function addNewShards(streamArn: string, states: Map<string, ShardState>) {
+    for (const shard of await listShards(streamArn)) {
+      const id = shard.ShardId;
+      if (!id || states.has(id)) continue;
+      states.set(id, {
+        iterator: undefined,
+        parentId: shard.ParentShardId,
+        lastSequence: undefined,
+        done: false,
+      });
+    }
+  }
+
+  /** Whether the batch was settled (handled, or skipped after its retries) rather than left for the next run. */
+  async function handleBatch(subscription: StreamSubscription, streamArn: string, records: _Record[]) {
+    const event: DynamoDBStreamEvent = { Records: records.map((record) => lambdaRecord(record, streamArn)) };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await subscription.handler(event);
+        return true;
+      } catch (error) {
+        if (attempt >= maxRetries) {
+          const first = records[0]?.dynamodb?.SequenceNumber;
+          log(`Stream handler for ${subscription.tableName} failed; skipping the batch from ${first}`, error);
+          return true;
+        }
+        await sleep(Math.min(100 * 2 ** attempt, 2000));
+        // Not checkpointed, so the next start delivers the batch again, as Lambda would retry it.
+        if (stopped) return false;
+      }
+    }
+  }
+
+  /** From the last record handled, else from the shard's start; a trimmed checkpoint falls back to the start. */
+  async function resumeIterator(streamArn: string, id: string, state: ShardState) {
+    if (!state.lastSequence) return iterator(streamArn, id, 'TRIM_HORIZON');
+    try {
+      return await iterator(streamArn, id, 'AFTER_SEQUENCE_NUMBER', state.lastSequence);
+    } catch (error) {
+      if (!(error instanceof TrimmedDataAccessException)) throw error;
+      log(`The records after ${state.lastSequence} in ${id} were trimmed; reading from the oldest left`);
+      return iterator(streamArn, id, 'TRIM_HORIZON');
+    }
+  }
+
+  async function pollShard(
+    subscription: StreamSubscription,
+    streamArn: string,
+    id: string,
+    state: ShardState,
+  ) {
+    state.iterator ??= await resumeIterator(streamArn, id, state);
+    let answer: GetRecordsCommandOutput;
+    try {
+      answer = await streams.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: batchSize }));
+    } catch (error) {
+      // An expired or trimmed iterator is fetched again from the last record handled: routine, as Lambda's
+      // event source mapping treats it, so one line in the log rather than a failure with its stack.
+      state.iterator = undefined;
+      if (error instanceof TrimmedDataAccessException || error instanceof ExpiredIteratorException) {
+        log(
+          `The iterator of ${id} (${subscription.tableName}) ran out; reading on from the last record handled`,
+        );
+        return 0;
+      }
+      throw error;
+    }
+    const records = answer.Records ?? [];
+    if (records.length > 0 && !(await handleBatch(subscription, streamArn, records))) return 0;
+    const last = records.at(-1)?.dynamodb?.SequenceNumber;
+    if (last) state.lastSequence = last;
+    state.iterator = answer.NextShardIterator;
+    if (!state.iterator) state.done = true;
+    // After the state moved on: a failed write is retried by the next batch's, without a redelivery.
+    if (last) await store.save(nameOf(subscription), id, last);
+    return records.length;
+  }
+
+  async function run(subscription: StreamSubscription, streamArn: string, states: Map<string, ShardState>) {
+    let refreshedAt = Date.now();
+    while (!stopped) {
+      let busy = false;
+      try {
+        if (
+          Date.now() - refreshedAt > SHARD_REFRESH_MS ||
+          [...states.values()].every((state) => state.done)
+        ) {
+          await addNewShards(streamArn, states);
+          refreshedAt = Date.now();
+        }
+        for (const [id, state] of states) {
+          if (stopped) break;
+          const parent = state.parentId ? states.get(state.parentId) : undefined;
+          if (state.done || (parent && !parent.done)) continue;
+          busy = (await pollShard(subscription, streamArn, id, state)) >= batchSize || busy;
+        }
+      } catch (error) {
+        if (!stopped) log(`Polling the stream of ${subscription.tableName} failed`, error);
+        await sleep(1000);
+      }
+      if (!busy) await sleep(interval);
+    }
+  }
+
+  const store = await openCheckpointStore(options.checkpointFile);
+  if (options.checkpointFile) assertDistinctNames(options.subscriptions);
+  // Iterators for LATEST are taken before this function returns: a write made after start is seen.
+  const loops = await Promise.all(
+    options.subscriptions.map(async (subscription) => {
+      const table = await dynamodb.send(new DescribeTableCommand({ TableName: subscription.tableName }));
+      const streamArn = table.Table?.LatestStreamArn;
+      if (!streamArn) throw new Error(`Table ${subscription.tableName} has no stream`);
+      const states = await initialShards(subscription, streamArn);
+      return () => run(subscription, streamArn, states);
+    }),
+  );
+  const running = loops.map((loop) => loop());
+
+  return {
+    async stop() {
+      stopped = true;
+      for (const wake of [...sleepers]) wake();
+      await Promise.all(running);
+      dynamodb.destroy();
+      streams.destroy();
+    },
+  };
+}
+
+function nameOf(subscription: StreamSubscription): string {
+  return subscription.name ?? subscription.tableName;
+}
+
+/** Two subscriptions under one name would overwrite each other's checkpoints. */
+function assertDistinctNames(subscriptions: readonly StreamSubscription[]): void {
+  const names = subscriptions.map(nameOf);
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated) throw new Error(`Two stream subscriptions are named ${repeated}; give each its own name`);
+}
+
+const OPERATIONS = new Set(['INSERT', 'MODIFY', 'REMOVE']);
+
+/** The SDK's record as Lambda delivers it: epoch-second times, base64 binaries, TTL removals named. */
+export function lambdaRecord(record: _Record, streamArn: string): DynamoDBRecord {
+  const data = record.dynamodb ?? {};
+  const known = record.eventName !== undefined && OPERATIONS.has(record.eventName);
+  // DynamoDB Local reports a TTL deletion as UNKNOWN_TO_SDK_VERSION without userIdentity; DynamoDB
+  // reports it as REMOVE by the service principal (reference/local-emulators.md A).
+  const ttlRemoval = !known && data.OldImage !== undefined && data.NewImage === undefined;
+  const identity = record.userIdentity;
+  return {
+    eventID: record.eventID,
+    eventName: known ? (record.eventName as DynamoDBRecord['eventName']) : ttlRemoval ? 'REMOVE' : undefined,
+    eventVersion: record.eventVersion ?? '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: record.awsRegion,
+    dynamodb: {
+      ...(data.ApproximateCreationDateTime && {
+        ApproximateCreationDateTime: Math.floor(data.ApproximateCreationDateTime.getTime() / 1000),
+      }),
+      ...(data.Keys && { Keys: image(data.Keys) }),
+      ...(data.NewImage && { NewImage: image(data.NewImage) }),
+      ...(data.OldImage && { OldImage: image(data.OldImage) }),
+      SequenceNumber: data.SequenceNumber,
+      SizeBytes: data.SizeBytes,
+      StreamViewType: data.StreamViewType,
+    },
+    eventSourceARN: streamArn,
+    ...(identity
+      ? { userIdentity: { type: identity.Type, principalId: identity.PrincipalId } }
+      : ttlRemoval && { userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' } }),
+  };
+}
+
+function image(values: Record<string, SdkAttributeValue>): Record<string, AttributeValue> {
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, attribute(value)]));
+}
+
+/** Lambda's event is JSON: binaries arrive base64-encoded where the SDK gives Uint8Arrays. */
+function attribute(value: SdkAttributeValue): AttributeValue {
+  // The SDK reads an empty map ({"M": {}} on the wire) as a union with no member at all: `{}`. An attribute
+  // value always has exactly one member, so an empty one can only have been that map.
+  if (Object.keys(value).length === 0) return { M: {} };
+  if (value.B !== undefined) return { B: Buffer.from(value.B).toString('base64') };
+  if (value.BS !== undefined) return { BS: value.BS.map((item) => Buffer.from(item).toString('base64')) };
+  if (value.M !== undefined) return { M: image(value.M) };
+  if (value.L !== undefined) return { L: value.L.map(attribute) };
+  return value as AttributeValue;
+}
