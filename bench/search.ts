@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Agent } from 'node:http';
-import { BatchWriteCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
 import type { ItemRecord } from '../lib/items/model';
 import { fromRecord, recordsByKeys } from '../lib/items/record-repository';
@@ -9,7 +10,7 @@ import { matchesAll, normalize, searchWords } from '../lib/search/text';
 import { containerKeys, itemKeys } from '../lib/sites/keys';
 import { fromSite } from '../lib/sites/repository';
 import { queryKeys, reserveItemIds } from '../lib/sites/store';
-import { dynamo } from '../lib/storage/clients';
+import { dynamo, dynamoDbClientConfig } from '../lib/storage/clients';
 import { tableName } from '../lib/storage/tables';
 import { streamSubscriptions } from '../lib/streams';
 import { getTask } from '../lib/tasks/repository';
@@ -247,26 +248,15 @@ async function measureRebuild(start: () => Promise<Record<string, unknown>>, cou
   };
 }
 
-/** Rows of the index and their size as DynamoDB bills it, roughly: names and values in UTF-8. */
+/** Rows of the index and their size, as DynamoDB (Local) reports them for the table. */
 async function indexSize(): Promise<{ rows: number; bytes: number }> {
-  let rows = 0;
-  let bytes = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new ScanCommand({ TableName: tableName('searchIndex'), ExclusiveStartKey: start }),
-    );
-    for (const item of page.Items ?? []) {
-      rows++;
-      for (const [name, value] of Object.entries(item)) {
-        bytes += Buffer.byteLength(name);
-        if (value instanceof Set) for (const id of value) bytes += String(id).length / 2 + 1;
-        else bytes += Buffer.byteLength(String(value));
-      }
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return { rows, bytes };
+  const client = new DynamoDBClient(dynamoDbClientConfig());
+  try {
+    const table = await client.send(new DescribeTableCommand({ TableName: tableName('searchIndex') }));
+    return { rows: Number(table.Table?.ItemCount ?? 0), bytes: Number(table.Table?.TableSizeBytes ?? 0) };
+  } finally {
+    client.destroy();
+  }
 }
 
 async function loadSite(): Promise<number> {
