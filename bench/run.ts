@@ -10,6 +10,7 @@ import { benchRecordsView, printRecordsView } from './records-view';
 import * as report from './report';
 import { benchScriptBundles } from './script-bundles';
 import { printServerScripts, serverScriptVerdicts } from './script-report';
+import { benchSearch } from './search';
 import { benchServerScripts } from './server-scripts';
 import { benchSessions, type SessionsResult } from './sessions';
 import { benchSiteLookup } from './site-lookup';
@@ -126,6 +127,7 @@ const recordsView = wanted('records')
 const bulkUpsert = wanted('records')
   ? await phase('records: bulkupsert vs single creates', () => benchBulkUpsert())
   : undefined;
+const search = wanted('search') ? await phase('full-text search', () => benchSearch()) : undefined;
 
 for (const result of sessions) {
   report.printSessions(result);
@@ -158,6 +160,10 @@ if (serverScripts || scriptBundles) {
 if (recordsView) printRecordsView(recordsView);
 if (bulkUpsert) printBulkUpsert(bulkUpsert);
 if (chunkSteps) report.printChunkSteps(chunkSteps);
+if (search) {
+  console.log('\nFull-text search (issue 14):');
+  console.log(JSON.stringify(search, null, 2));
+}
 report.printVerdicts(verdicts);
 for (const failure of failures) console.log(`  could not measure: ${failure}`);
 
@@ -181,6 +187,7 @@ const results = {
   scriptBundles,
   records: { view: recordsView, bulkUpsert },
   chunkSteps,
+  search,
 };
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nWritten to ${file} (${results.durationS} s)`);

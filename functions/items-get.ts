@@ -3,6 +3,7 @@ import { responseResult } from '../lib/http/response';
 import { readItem } from '../lib/items/record-get';
 import { itemsGet } from '../lib/routes/items';
 import { recordScripts } from '../lib/scripts/record-hooks';
+import { recordIdsMatching } from '../lib/search/query';
 
 export const handler = endpoint(itemsGet, async ({ input, principal, pathId, event }) => {
   const scripts = recordScripts({
@@ -12,6 +13,6 @@ export const handler = endpoint(itemsGet, async ({ input, principal, pathId, eve
     apiVersion: input.ApiVersion,
     id: pathId,
   });
-  const { response, limits } = await readItem(principal, pathId, input, scripts);
+  const { response, limits } = await readItem(principal, pathId, input, scripts, recordIdsMatching);
   return responseResult(response, limits);
 });

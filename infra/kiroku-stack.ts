@@ -97,8 +97,15 @@ export class KirokuStack extends Stack {
     configureStage(this, this.api, routeKeys, operations.stage);
     this.failedBatches = failedBatchQueue(this);
     for (const subscription of streamSubscriptions) {
-      const fn = this.createFunction(subscription.handler, subscription, api);
-      addStreamSource(fn, this.tables[subscription.table], this.failedBatches);
+      const fn = this.createFunction(subscription.handler, subscription, {
+        ...api,
+        ...(subscription.timeoutSeconds && { timeout: Duration.seconds(subscription.timeoutSeconds) }),
+        ...(subscription.memoryMb && { memorySize: subscription.memoryMb }),
+      });
+      addStreamSource(fn, this.tables[subscription.table], this.failedBatches, {
+        batchSize: subscription.batchSize,
+        parallelization: subscription.parallelization,
+      });
     }
     const adminSecret = this.bootstrapAdministrator();
     new Monitoring(this, 'Alarms', {

@@ -38,11 +38,17 @@ export function failedBatchQueue(scope: Construct): sqs.Queue {
   return queue;
 }
 
-export function addStreamSource(fn: lambda.Function, table: dynamodb.ITable, failures: sqs.IQueue): void {
+export function addStreamSource(
+  fn: lambda.Function,
+  table: dynamodb.ITable,
+  failures: sqs.IQueue,
+  options: { batchSize?: number; parallelization?: number } = {},
+): void {
   fn.addEventSource(
     new DynamoEventSource(table, {
       startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-      batchSize: 100,
+      batchSize: options.batchSize ?? 100,
+      parallelizationFactor: options.parallelization,
       bisectBatchOnError: true,
       reportBatchItemFailures: true,
       retryAttempts: STREAM_RETRY_ATTEMPTS,

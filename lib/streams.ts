@@ -13,6 +13,14 @@ export interface StreamSubscriptionDefinition {
   readonly tables?: Route['tables'];
   /** 'delete': removes objects (and aborts uploads) only, never reads or writes them. */
   readonly bucket?: Route['bucket'] | 'delete';
+  /** Stream records per invocation (default 100). */
+  readonly batchSize?: number;
+  /** Concurrent batches per shard, in key order (default 1). */
+  readonly parallelization?: number;
+  /** Lambda timeout in seconds (default 29). */
+  readonly timeoutSeconds?: number;
+  /** Lambda memory in MB (default 1024). */
+  readonly memoryMb?: number;
 }
 
 export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
@@ -20,6 +28,26 @@ export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
   { table: 'items', handler: 'site-name-index', tables: { items: 'read', siteIndexes: 'write' } },
   // The files of deleted records, whether deleted alone or with their site.
   { table: 'items', handler: 'record-files', tables: { binaries: 'write' } },
+  // The search index, kept from the records' and sites' changes (Search.CreateIndexes).
+  {
+    table: 'items',
+    handler: 'search-index',
+    tables: { items: 'read', accounts: 'read', searchIndex: 'write', tasks: 'write' },
+    timeoutSeconds: 120,
+  },
+  // The background-task worker: one page of a pending task per change of its row (lib/tasks/worker.ts).
+  // One record per invocation: one page. Tasks of different keys run side by side (parallelization).
+  // A stuck task (its retries spent, its batch in the dead-letter queue) moves on when its scope is
+  // requested again, which touches its row.
+  {
+    table: 'tasks',
+    handler: 'background-tasks',
+    tables: { tasks: 'write', items: 'read', accounts: 'read', searchIndex: 'write' },
+    batchSize: 1,
+    parallelization: 10,
+    timeoutSeconds: 300,
+    memoryMb: 1024,
+  },
   // S3 objects of removed or overwritten files, and what abandoned uploads leave.
   { table: 'binaries', handler: 'binary-objects', bucket: 'delete' },
 ];

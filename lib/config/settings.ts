@@ -32,7 +32,11 @@ const groups = {
     RetentionPeriod: z.number().int().positive().default(1440),
     UseKeyValueStore: z.boolean().default(false),
   }),
-  BackgroundTask: z.strictObject({ Enabled: z.boolean().default(true) }),
+  BackgroundTask: z.strictObject({
+    Enabled: z.boolean().default(true),
+    // Records per page of a search-index rebuild (the reference's lot of rows per run is 100).
+    CreateSearchIndexLot: z.number().int().min(1).max(10_000).default(5_000),
+  }),
   BinaryStorage: z.strictObject({
     MaxSize: z.number().positive().default(50),
     LimitQuantity: z.number().int().nonnegative().default(30),
@@ -44,6 +48,7 @@ const groups = {
     ServerScript: z.boolean().default(true),
     ServerScriptTimeOut: z.number().int().positive().default(10000),
   }),
+  Search: z.strictObject({ CreateIndexes: z.boolean().default(true) }),
 };
 
 const settingsSchema = z.strictObject({
@@ -54,6 +59,7 @@ const settingsSchema = z.strictObject({
   BinaryStorage: groups.BinaryStorage.default(groups.BinaryStorage.parse({})),
   Api: groups.Api.default(groups.Api.parse({})),
   Script: groups.Script.default(groups.Script.parse({})),
+  Search: groups.Search.default(groups.Search.parse({})),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

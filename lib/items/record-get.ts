@@ -12,7 +12,7 @@ import { keyValues } from './key-values';
 import * as repository from './record-repository';
 import { loadingAll, noScripts, type RecordScripts } from './record-scripts';
 import { selectRecords } from './record-select';
-import { type CompiledView, compileView } from './view/view';
+import { type CompiledView, compileView, type RecordSearch, withSearch } from './view/view';
 import { legacyRecordView, recordView } from './views';
 
 /** The reference's Api.PageSize: the most records one read returns, and the page size otherwise. */
@@ -39,12 +39,25 @@ function keyValuesAsked(value: unknown): boolean {
   throw new UnsupportedInputError(`View.ApiDataType: ${JSON.stringify(value)} is not Default or KeyValues.`);
 }
 
-export function compileViewFor(principal: Principal, site: Site, view: RecordGetInput['View']): CompiledView {
-  return compileView(site, view ?? undefined, {
+/**
+ * The caller's View compiled for the site. A Search is taken only where the caller hands its matcher on
+ * (the record get); elsewhere (bulkdelete, upsert) it is refused, never ignored.
+ */
+export function compileViewFor(
+  principal: Principal,
+  site: Site,
+  view: RecordGetInput['View'],
+  searchable = false,
+): CompiledView {
+  const compiled = compileView(site, view ?? undefined, {
     userId: principal.userId,
     zone: callerZone(principal),
     now: now(),
   });
+  if (compiled.search !== undefined && !searchable) {
+    throw new UnsupportedInputError('View.Search: full-text search is not available on this operation.');
+  }
+  return compiled;
 }
 
 /**
@@ -57,6 +70,7 @@ export async function readItem(
   id: number,
   input: RecordGetInput,
   scripts: RecordScripts = noScripts,
+  search?: RecordSearch,
 ): Promise<Reading> {
   const item = await repository.findItem(principal.tenantId, id);
   if (!item) throw new NotFoundError(`no item ${id} in tenant ${principal.tenantId}`);
@@ -70,8 +84,8 @@ export async function readItem(
   if (((await sitePermission(principal, site)) & Permission.Read) === 0) {
     throw new NotFoundError(`user ${principal.userId} may not read site ${site.siteId}`);
   }
-  const view = compileViewFor(principal, site, input.View);
-  const asKeyValues = keyValuesAsked(view.properties.ApiDataType);
+  const compiled = compileViewFor(principal, site, input.View, true);
+  const asKeyValues = keyValuesAsked(compiled.properties.ApiDataType);
   const limits = await useApiCall(site);
   const pageSize = effectivePageSize(input.PageSize);
   const offset = input.Offset ?? 0;
@@ -80,6 +94,12 @@ export async function readItem(
   const version = input.ApiVersion === undefined ? 1.1 : Number(input.ApiVersion);
   // A site's read shows its integrated sites' records too; they are all of its kind, so one view fits.
   const sites = item.kind === 'site' ? await integratedSites(principal, site) : [site];
+  const view = await withSearch(
+    compiled,
+    principal.tenantId,
+    sites.map((each) => each.siteId),
+    search,
+  );
   const selection =
     item.kind === 'record'
       ? { totalCount: view.filter(item.record) ? 1 : 0, page: view.filter(item.record) ? [item.record] : [] }

@@ -344,7 +344,7 @@ function nonEmpty(fields: RecordFields): Partial<RecordFields> | undefined {
   return families.length > 0 ? Object.fromEntries(families) : undefined;
 }
 
-function toRecord(item: Record<string, unknown>): ItemRecord {
+export function toRecord(item: Record<string, unknown>): ItemRecord {
   const fields = (item.Fields ?? {}) as Partial<RecordFields>;
   return {
     recordId: Number(item.RecordId),

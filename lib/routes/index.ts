@@ -3,6 +3,7 @@ import * as files from './files';
 import * as items from './items';
 import * as meta from './meta';
 import type { Route } from './route';
+import * as search from './search';
 import * as sessions from './sessions';
 import * as sites from './sites';
 
@@ -15,6 +16,7 @@ export const routes: readonly Route[] = [
   ...Object.values(sites),
   ...Object.values(items),
   ...Object.values(files),
+  ...Object.values(search),
   meta.openapi,
 ];
 

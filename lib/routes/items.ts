@@ -27,7 +27,7 @@ export const itemsGet = {
   handler: 'items-get',
   // Writes: every read counts against the site's daily API limit. Site indexes: integrated sites are
   // resolved by name through the site-name index.
-  tables: { ...itemsWrite, siteIndexes: 'read' },
+  tables: { ...itemsWrite, siteIndexes: 'read', searchIndex: 'read' },
   summary: 'Read a record, or a page of the records of the site {id} (Read)',
   request: items.recordGetRequest,
   response: items.recordPaged,

@@ -113,6 +113,28 @@ export const tables = {
     // Feeds the removal of S3 objects nothing points at any more (lib/files/cleanup.ts).
     stream: true,
   },
+  /**
+   * The full-text search index (lib/search/): per tenant, one row per indexed site or record (its normalised
+   * full text) and one row per character n-gram and block of ids (a number set of the ids holding it).
+   * No stream: nothing follows the index's own changes.
+   */
+  searchIndex: {
+    id: 'SearchIndex',
+    envVar: 'KIROKU_TABLE_SEARCH_INDEX',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+  },
+  /**
+   * Background tasks (lib/tasks/): a row per task and a row per scope that has one pending. The stream feeds
+   * the worker, which does one page per event and records it, and so makes the next event.
+   */
+  tasks: {
+    id: 'Tasks',
+    envVar: 'KIROKU_TABLE_TASKS',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    stream: true,
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof tables;

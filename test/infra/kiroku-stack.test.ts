@@ -158,12 +158,12 @@ describe('KirokuStack', () => {
     it('subscribes each stream handler to its table, never dropping a batch silently', () => {
       template.resourceCountIs('AWS::Lambda::EventSourceMapping', streamSubscriptions.length);
       const [queue] = single('AWS::SQS::Queue');
-      for (const { table, handler } of streamSubscriptions) {
+      for (const { table, handler, batchSize } of streamSubscriptions) {
         template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
           FunctionName: { Ref: logicalId(fn(handler)) },
           EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.tables[table]), 'StreamArn'] },
           StartingPosition: 'TRIM_HORIZON',
-          BatchSize: 100,
+          BatchSize: batchSize ?? 100,
           MaximumRetryAttempts: 10,
           MaximumRecordAgeInSeconds: 6 * 3600,
           BisectBatchOnFunctionError: true,
@@ -193,6 +193,21 @@ describe('KirokuStack', () => {
           ]),
         },
       });
+    });
+
+    it('feeds the background-task worker one task row at a time, for 5 minutes at most', () => {
+      const mapping = Object.values(resources).find(
+        (r) =>
+          r.Type === 'AWS::Lambda::EventSourceMapping' &&
+          JSON.stringify(r.Properties.FunctionName) ===
+            JSON.stringify({ Ref: logicalId(fn('background-tasks')) }),
+      );
+      expect(mapping?.Properties).toMatchObject({
+        EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.tables.tasks), 'StreamArn'] },
+        BatchSize: 1,
+        ParallelizationFactor: 10,
+      });
+      expect(functionResource('background-tasks').Properties.Timeout).toBe(300);
     });
   });
 

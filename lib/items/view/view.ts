@@ -36,6 +36,8 @@ export interface CompiledView {
   readonly compare: Comparator;
   /** The View selects a part of the records (a column filter, search or boolean filter is given). */
   readonly filters: boolean;
+  /** View.Search's words, when given: applied by withSearch with the search index's matcher. */
+  readonly search?: string;
   /** The View's properties by their canonical names (ApiDataType, GridColumns... for the answer's shape). */
   readonly properties: Record<string, unknown>;
   /** The order is the reference's default (UpdatedTime desc, id desc), which an index keeps. */
@@ -67,9 +69,10 @@ export function compileView(site: Site, view: Record<string, unknown> | undefine
   ) {
     refuse('View.ColumnFilterNegatives', 'negative filters are not supported');
   }
-  if (typeof raw.Search === 'string' && raw.Search.trim() !== '') {
-    refuse('View.Search', 'full-text search is not available yet');
+  if (raw.Search !== undefined && raw.Search !== null && typeof raw.Search !== 'string') {
+    refuse('View.Search', 'must be text');
   }
+  const search = typeof raw.Search === 'string' && raw.Search.trim() !== '' ? raw.Search : undefined;
   const filterContext: FilterContext = { columns, searchTypes, ...context };
   const hash = objectOf('View.ColumnFilterHash', raw.ColumnFilterHash);
   const parts: Predicate[] = hashPredicate('View.ColumnFilterHash', hash, filterContext);
@@ -81,7 +84,8 @@ export function compileView(site: Site, view: Record<string, unknown> | undefine
   return {
     filter: (record: ItemRecord) => parts.every((part) => part(record)),
     compare,
-    filters: parts.length > 0,
+    filters: parts.length > 0 || search !== undefined,
+    search,
     defaultOrder:
       sorterKeys.length === 0 ||
       (sorterKeys.length === 1 &&
@@ -89,8 +93,34 @@ export function compileView(site: Site, view: Record<string, unknown> | undefine
         /^(desc|1)$/i.test(String(sorters.UpdatedTime))),
     statuses,
     properties: raw,
-    statusOnly: statuses !== undefined && parts.length === 1 && columns.get('Status')?.nullable !== true,
+    statusOnly:
+      statuses !== undefined &&
+      parts.length === 1 &&
+      search === undefined &&
+      columns.get('Status')?.nullable !== true,
   } satisfies CompiledView;
+}
+
+/**
+ * View.Search's matcher (lib/search, above this layer; the endpoint hands it in): the ids of the records of
+ * `siteIds` whose full text holds every word of `text`.
+ */
+export type RecordSearch = (tenantId: number, siteIds: readonly number[], text: string) => Promise<number[]>;
+
+/**
+ * The view with its Search applied: only the records the matcher found pass its filter. Without a
+ * matcher a Search is refused, never ignored (CONTRACT 5.1).
+ */
+export async function withSearch(
+  view: CompiledView,
+  tenantId: number,
+  siteIds: readonly number[],
+  search: RecordSearch | undefined,
+): Promise<CompiledView> {
+  if (view.search === undefined) return view;
+  if (!search) refuse('View.Search', 'full-text search is not available on this operation');
+  const found = new Set(await search(tenantId, siteIds, view.search));
+  return { ...view, filter: (record) => found.has(record.recordId) && view.filter(record) };
 }
 
 /** The View with its property names in their canonical case; an unsupported property is refused. */

@@ -9,10 +9,11 @@ describe('settings', () => {
         Service: { Name: 'Kiroku', TimeZoneDefault: 'Asia/Tokyo' },
         Security: { MimeTypeCheckOnApi: false, AllowIpAddresses: [], PrivilegedUsers: ['Administrator'] },
         Session: { RetentionPeriod: 1440, UseKeyValueStore: false },
-        BackgroundTask: { Enabled: true },
+        BackgroundTask: { Enabled: true, CreateSearchIndexLot: 5000 },
         BinaryStorage: { MaxSize: 50, LimitQuantity: 30, LimitSize: 50, LimitTotalSize: 1024 },
         Api: { LimitPerSite: 0 },
         Script: { ServerScript: true, ServerScriptTimeOut: 10000 },
+        Search: { CreateIndexes: true },
       });
     });
 

@@ -1,0 +1,71 @@
+import type { Principal } from '../accounts/principal';
+import { settings } from '../config/settings';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../errors';
+import type { Outcome } from '../results';
+import type { Site } from '../sites/model';
+import { Permission, sitePermission } from '../sites/permissions';
+import { getSite, sitesOfTenant } from '../sites/repository';
+import { startTask } from '../tasks/tasks';
+import { matchingDocuments } from './query';
+import type { SearchInput } from './schemas';
+import { excerpt, searchWords } from './text';
+
+/** The endpoints' logic: `BackgroundTasks/{id}/RebuildSearchIndexes` and `search`. */
+
+export const REBUILD_STARTED = 'Search index rebuild started.';
+
+/**
+ * Queues a rebuild of the tenant's index (siteId 0) or of one site and its own records. Anyone
+ * authenticated may, as in the reference; a site must be one the caller can read.
+ */
+export async function requestRebuild(
+  principal: Principal,
+  siteId: number,
+): Promise<{ outcome: Outcome; taskId: string }> {
+  if (!settings().BackgroundTask.Enabled) throw new ForbiddenError('BackgroundTask.Enabled is false');
+  if (siteId !== 0) {
+    const site = await getSite(principal.tenantId, siteId);
+    if (!site || ((await sitePermission(principal, site)) & Permission.Read) === 0) {
+      throw new NotFoundError(`no readable site ${siteId} in tenant ${principal.tenantId}`);
+    }
+  }
+  const task = await startTask(principal, 'RebuildSearchIndexes', siteId);
+  return { outcome: { id: siteId, message: REBUILD_STARTED }, taskId: task.taskId };
+}
+
+const PAGE_SIZE = 200;
+
+/** Every site and record the caller can read whose full text holds every word, newest first. */
+export async function searchTenant(
+  principal: Principal,
+  input: SearchInput,
+): Promise<Record<string, unknown>> {
+  const words = searchWords(input.SearchText);
+  if (words.length === 0) throw new BadRequestError('SearchText has no words');
+  const readable = await readableSiteIds(principal);
+  const documents = await matchingDocuments(principal.tenantId, input.SearchText, { siteIds: readable });
+  documents.sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id);
+  const offset = input.Offset ?? 0;
+  const pageSize = input.PageSize ?? PAGE_SIZE;
+  return {
+    Offset: offset,
+    PageSize: pageSize,
+    TotalCount: documents.length,
+    Data: documents.slice(offset, offset + pageSize).map((doc) => ({
+      Id: doc.id,
+      SiteId: doc.siteId,
+      Kind: doc.kind,
+      Title: doc.title,
+      Excerpt: excerpt(doc.text, words),
+      UpdatedTime: new Date(doc.updatedAt).toISOString(),
+    })),
+  };
+}
+
+async function readableSiteIds(principal: Principal): Promise<Set<number>> {
+  const sites = await sitesOfTenant(principal.tenantId);
+  const bits = await Promise.all(sites.map((site) => sitePermission(principal, site as Site)));
+  return new Set(
+    sites.filter((_, index) => ((bits[index] ?? 0) & Permission.Read) !== 0).map((site) => site.siteId),
+  );
+}

@@ -1,0 +1,244 @@
+import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { backoff, batchWrite, chunk } from '../storage/batch';
+import { dynamo } from '../storage/clients';
+import { isConditionFailure } from '../storage/conditions';
+import { tableName } from '../storage/tables';
+import { bucketOf, encodeSegment, idsInSegment } from './segment-codec';
+
+/**
+ * The search index's rows (table SearchIndex), every key under the tenant:
+ * - a document per indexed site or record: `T<tenant>#DOC` / its 15-digit id, holding the normalised full
+ *   text, the source's Ver and `Pending` while its postings are being written;
+ * - a posting per character n-gram and block of 4,096 ids: `T<tenant>#G#<gram>` / `B<block>`, whose number
+ *   set `Ids` holds the ids of that block whose text has the gram, kept by the live path. ADD and DELETE of
+ *   set members are idempotent, and a record's change touches only the postings of the grams it gained
+ *   or lost;
+ * - a segment per hash bucket of n-grams and rebuild page: `T<tenant>#S<bucket>` / `<site>.<after id>`,
+ *   holding for each gram of the bucket the page's ids that have it (lib/search/segment-codec.ts), written
+ *   whole, 25 to a request: a rebuild page of thousands of records costs SEGMENT_BUCKETS rows, not one
+ *   per gram. The same page done again writes the same rows. Nothing removes an id from a segment but the
+ *   next rebuild of its page: an id there whose text lost the gram is a candidate the search drops when it
+ *   checks the text.
+ */
+
+const table = () => tableName('searchIndex');
+const BLOCK = 4096;
+/** The Ver of a deleted record's tombstone: no late write of an older version can bring it back. */
+export const DELETED_VER = Number.MAX_SAFE_INTEGER;
+
+export interface SearchDocument {
+  readonly id: number;
+  readonly siteId: number;
+  readonly kind: 'site' | 'record';
+  readonly title: string;
+  /** The stored full text (lib/search/text.ts storedText). Empty for a tombstone. */
+  readonly text: string;
+  readonly ver: number;
+  readonly updatedAt: number;
+  readonly pending?: boolean;
+}
+
+const docPk = (tenantId: number) => `T${tenantId}#DOC`;
+const docSk = (id: number) => String(id).padStart(15, '0');
+const gramPk = (tenantId: number, gram: string) => `T${tenantId}#G#${gram}`;
+const segmentPk = (tenantId: number, bucket: number) => `T${tenantId}#S${bucket}`;
+
+export const blockOf = (id: number) => Math.floor(id / BLOCK);
+
+/** The documents of `ids` that exist (tombstones included), read consistently. */
+export async function getDocuments(
+  tenantId: number,
+  ids: readonly number[],
+): Promise<Map<number, SearchDocument>> {
+  const found = new Map<number, SearchDocument>();
+  await Promise.all(
+    chunk([...new Set(ids)], 100).map(async (part) => {
+      let pending: Record<string, unknown>[] = part.map((id) => ({ pk: docPk(tenantId), sk: docSk(id) }));
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        await backoff(attempt);
+        const result = await dynamo().send(
+          new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }),
+        );
+        for (const item of result.Responses?.[table()] ?? []) found.set(Number(item.Id), toDocument(item));
+        pending = result.UnprocessedKeys?.[table()]?.Keys ?? [];
+      }
+    }),
+  );
+  return found;
+}
+
+/**
+ * Writes `doc` unless a newer version of it is stored (a higher Ver); false when one is. The same version
+ * may be written again: a redelivered change or a page done twice.
+ */
+export async function putDocument(tenantId: number, doc: SearchDocument): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: table(),
+        Item: fromDocument(tenantId, doc),
+        ConditionExpression: 'attribute_not_exists(pk) OR Ver <= :ver',
+        ExpressionAttributeValues: { ':ver': doc.ver },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** Clears `Pending` once the postings of exactly this version and text are written. */
+export async function settleDocument(tenantId: number, doc: SearchDocument): Promise<void> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { pk: docPk(tenantId), sk: docSk(doc.id) },
+        UpdateExpression: 'REMOVE Pending',
+        ConditionExpression: 'Ver = :ver AND #text = :text',
+        ExpressionAttributeNames: { '#text': 'Text' },
+        ExpressionAttributeValues: { ':ver': doc.ver, ':text': doc.text },
+      }),
+    );
+  } catch (error) {
+    // A newer version was written meanwhile: its own writer settles it.
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/** Adds (or removes) `ids` to (from) the posting of `gram` in their block: ids of one block only. */
+export async function updatePosting(
+  tenantId: number,
+  gram: string,
+  block: number,
+  ids: ReadonlySet<number>,
+  action: 'ADD' | 'DELETE',
+): Promise<void> {
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: { pk: gramPk(tenantId, gram), sk: `B${block}` },
+      UpdateExpression: `${action} Ids :ids`,
+      ExpressionAttributeValues: { ':ids': new Set(ids) },
+    }),
+  );
+}
+
+/** Writes a rebuild page's segments whole (see above): each gram's `ids` ascending. */
+export async function putSegments(
+  tenantId: number,
+  segment: string,
+  postings: ReadonlyMap<string, readonly number[]>,
+): Promise<number> {
+  const buckets = new Map<number, [string, readonly number[]][]>();
+  for (const entry of postings) {
+    const bucket = bucketOf(entry[0]);
+    const list = buckets.get(bucket);
+    if (list) list.push(entry);
+    else buckets.set(bucket, [entry]);
+  }
+  await batchWrite(
+    table(),
+    [...buckets].map(([bucket, entries]) => ({
+      PutRequest: { Item: { pk: segmentPk(tenantId, bucket), sk: segment, Packed: encodeSegment(entries) } },
+    })),
+  );
+  return buckets.size;
+}
+
+/**
+ * Writes documents whole, 25 to a request, without the version check of putDocument: for the rebuild,
+ * which writes only documents whose stored version it has just read as older, moments before.
+ */
+export async function putDocuments(tenantId: number, docs: readonly SearchDocument[]): Promise<void> {
+  await batchWrite(
+    table(),
+    docs.map((doc) => ({ PutRequest: { Item: fromDocument(tenantId, doc) } })),
+  );
+}
+
+/** Every id whose postings (live blocks and rebuild segments) hold `gram`. */
+export async function postingIds(tenantId: number, gram: string): Promise<Set<number>> {
+  const ids = new Set<number>();
+  await Promise.all([
+    queryAll(gramPk(tenantId, gram), (item) => {
+      for (const id of (item.Ids as Set<number> | undefined) ?? []) ids.add(id);
+    }),
+    queryAll(segmentPk(tenantId, bucketOf(gram)), (item) => {
+      if (item.Packed instanceof Uint8Array) for (const id of idsInSegment(item.Packed, gram)) ids.add(id);
+    }),
+  ]);
+  return ids;
+}
+
+async function queryAll(pk: string, each: (item: Record<string, unknown>) => void): Promise<void> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) each(item);
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+/**
+ * One page of the tenant's documents in id order, after `afterId`, without their texts (so that a page of
+ * thousands fits DynamoDB's 1 MB a query): for the rebuild's sweep of deleted items.
+ */
+export async function documentPage(
+  tenantId: number,
+  afterId: number,
+  limit: number,
+): Promise<{ documents: Omit<SearchDocument, 'text' | 'title' | 'kind'>[]; lastId?: number }> {
+  const page = await dynamo().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND sk > :after',
+      ExpressionAttributeValues: { ':pk': docPk(tenantId), ':after': docSk(afterId) },
+      ProjectionExpression: 'Id, SiteId, Ver, UpdatedAt',
+      Limit: limit,
+    }),
+  );
+  const documents = (page.Items ?? []).map((item) => ({
+    id: Number(item.Id),
+    siteId: Number(item.SiteId),
+    ver: Number(item.Ver),
+    updatedAt: Number(item.UpdatedAt),
+  }));
+  return { documents, lastId: page.LastEvaluatedKey ? documents.at(-1)?.id : undefined };
+}
+
+function fromDocument(tenantId: number, doc: SearchDocument): Record<string, unknown> {
+  return {
+    pk: docPk(tenantId),
+    sk: docSk(doc.id),
+    Id: doc.id,
+    SiteId: doc.siteId,
+    Kind: doc.kind,
+    Title: doc.title,
+    Text: doc.text,
+    Ver: doc.ver,
+    UpdatedAt: doc.updatedAt,
+    Pending: doc.pending || undefined,
+  };
+}
+
+function toDocument(item: Record<string, unknown>): SearchDocument {
+  return {
+    id: Number(item.Id),
+    siteId: Number(item.SiteId),
+    kind: item.Kind === 'site' ? 'site' : 'record',
+    title: String(item.Title ?? ''),
+    text: String(item.Text ?? ''),
+    ver: Number(item.Ver),
+    updatedAt: Number(item.UpdatedAt),
+    pending: item.Pending === true,
+  };
+}

@@ -1,0 +1,11 @@
+import { rebuildSearchIndexes } from '../search/rebuild';
+import type { TaskKind } from './model';
+
+/**
+ * Every kind of background task, by the name stored in its row. Another kind is one more entry here: a
+ * TaskKind (lib/tasks/model.ts) with `start` (its total and first cursor) and `page` (one page of work from
+ * a cursor, idempotent), queued with `startTask(principal, '<Kind>', scopeId)` (lib/tasks/tasks.ts).
+ */
+export const taskKinds: Readonly<Record<string, TaskKind>> = {
+  RebuildSearchIndexes: rebuildSearchIndexes,
+};

@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bucketOf, encodeSegment, idsInSegment, SEGMENT_BUCKETS } from '../../../lib/search/segment-codec';
+import { searchWords, storedText, textGrams, wordGrams } from '../../../lib/search/text';
+
+describe('search text', () => {
+  it.each([
+    ['spaces, U+3000 and quotes', 'a b\u3000c"d"', ['a', 'b', 'c', 'd']],
+    ['NFKC and lower case', 'ＡＢＣ ｶﾀｶﾅ', ['abc', 'カタカナ']],
+    ['repeats once', 'x X x', ['x']],
+    ['nothing but separators', ' \u3000""', []],
+  ])('splits search words: %s', (_name, text, words) => {
+    expect(searchWords(text)).toEqual(words);
+  });
+
+  it('stores the full text as the reference does: split on spaces and line breaks, distinct, one space', () => {
+    expect(storedText(['Site', 'Title  title\r\nBody\u3000本文', 'Body'])).toBe('site title body 本文');
+  });
+
+  it('every key a word asks for is a key of any text that holds the word', () => {
+    const unit = fc.constantFrom('a', 'b', 'c', '東', '京', '都', ' ', '😀');
+    fc.assert(
+      fc.property(fc.string({ unit }), fc.string({ unit, minLength: 1 }), (text, word) => {
+        const stored = storedText([text]);
+        const [normalized] = searchWords(word);
+        if (normalized === undefined || !stored.includes(normalized)) return;
+        const keys = textGrams(stored);
+        for (const gram of wordGrams(normalized)) expect(keys.has(gram)).toBe(true);
+      }),
+    );
+  });
+
+  it("a segment row gives back each gram's ids, and none for a gram it does not hold", () => {
+    const gram = fc.string({ unit: fc.constantFrom('a', 'b', '東', '😀', ' '), minLength: 1, maxLength: 3 });
+    const ids = fc
+      .uniqueArray(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), { minLength: 1, maxLength: 50 })
+      .map((list) => [...list].sort((a, b) => a - b));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(gram, ids), { selector: ([name]) => name, maxLength: 20 }),
+        gram,
+        (postings, other) => {
+          const bytes = encodeSegment(postings);
+          for (const [name, list] of postings) expect(idsInSegment(bytes, name)).toEqual(list);
+          if (!postings.some(([name]) => name === other)) expect(idsInSegment(bytes, other)).toEqual([]);
+          expect(bucketOf(other)).toBeGreaterThanOrEqual(0);
+          expect(bucketOf(other)).toBeLessThan(SEGMENT_BUCKETS);
+        },
+      ),
+    );
+  });
+});
