@@ -50,6 +50,7 @@ export const tags = [
   { name: 'Sites', description: 'Sites (folders and tables), their lookup by name, and site packages' },
   { name: 'Records', description: 'The records of a site' },
   { name: 'Files', description: 'Uploaded files: attachments and images' },
+  { name: 'Search', description: 'Full-text search and the background tasks that rebuild its index' },
   { name: 'Document', description: 'This document' },
 ] as const;
 
@@ -59,6 +60,7 @@ function tagOf(route: Route): (typeof tags)[number]['name'] {
   if (area === 'items') return /site|closest/.test(route.handler) ? 'Sites' : 'Records';
   if (area === 'binaries') return 'Files';
   if (area === 'openapi') return 'Document';
+  if (area === 'search' || area === 'backgroundtasks') return 'Search';
   const byArea = {
     sessions: 'Sessions',
     tenants: 'Tenants',

@@ -17,6 +17,7 @@ export function integer(checks: { min?: number; max?: number } = {}) {
   number = number.min(checks.min ?? Number.MIN_SAFE_INTEGER);
   const numeric = z
     .string()
+    .max(40)
     .regex(/^\s*[+-]?\d{1,16}\s*$/)
     .transform(Number)
     .pipe(number);
@@ -38,6 +39,7 @@ export function boolean() {
       .transform((value) => value !== 0),
     z
       .string()
+      .max(20)
       .regex(/^\s*(true|false)\s*$/i)
       .transform((value) => value.trim().toLowerCase() === 'true'),
   ]);
@@ -51,6 +53,7 @@ export function decimal() {
   const number = boundedDecimal();
   const numeric = z
     .string()
+    .max(40)
     .regex(/^\s*[+-]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?\s*$/)
     .refine((value) => /\d/.test(value), { message: 'not a number' })
     .transform((value) => Number(value.replaceAll(',', '').trim()))
@@ -61,7 +64,15 @@ export function decimal() {
 /** The fields every API request may carry (spec 2.1); the stack has already checked their types. */
 export const apiRequest = {
   ApiKey: text({ max: MAX_LENGTH.apiKey }).optional(),
-  ApiVersion: z.union([z.number(), z.string().regex(/^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/)]).optional(),
+  ApiVersion: z
+    .union([
+      z.number().min(0).max(100),
+      z
+        .string()
+        .max(20)
+        .regex(/^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/),
+    ])
+    .optional(),
 };
 
 /** ApiResult (spec 2.1, CONTRACT section 1). */

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Principal } from '../accounts/principal';
 import { settings } from '../config/settings';
 import { OverLimitSizeError, UnsupportedInputError } from '../errors';
-import type { Binary } from './model';
+import type { Binary, Owner } from './model';
 import { fileKey, putObject } from './object-store';
 import { nextBinaryId } from './repository';
 
@@ -22,7 +21,7 @@ export interface InlineEntry {
 }
 
 export async function storeInlineFile(
-  principal: Principal,
+  principal: Owner,
   recordId: number,
   column: string,
   entry: InlineEntry,

@@ -1,7 +1,17 @@
 import * as z from 'zod';
-import { freeForm, MAX_LENGTH, id as storedId } from '../bounds';
+import { deeperThan, freeForm, MAX_JSON_DEPTH, MAX_LENGTH, id as storedId } from '../bounds';
 import { apiRequest, boolean, decimal, integer, pagedSchema, text } from '../schema';
 import { parseDateTime } from '../zoned-time';
+
+/** A field of a feature Kiroku lacks: taken only to be refused by name (lib/items/records.ts). */
+const missingFeature = z
+  .unknown()
+  .refine((value) => !deeperThan(value, MAX_JSON_DEPTH), {
+    message: `nested deeper than ${MAX_JSON_DEPTH} levels`,
+  })
+  .meta({
+    description: `not available in Kiroku: any value but null is a 400 naming the field; JSON at most ${MAX_JSON_DEPTH} levels`,
+  });
 
 // Record fields (CONTRACT section 5): each family A–Z, directly or inside its hash.
 const letters = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
@@ -56,10 +66,10 @@ export const recordFields = {
   ResultId: integer({ min: 0 }).optional(),
   IssueId: integer({ min: 0 }).optional(),
   // Features Kiroku lacks: taken only to be refused by name (CONTRACT 5.1), never dropped.
-  ProcessId: z.unknown().optional(),
-  ProcessIds: z.unknown().optional(),
-  ImageHash: z.unknown().optional(),
-  MigrationMode: z.unknown().optional(),
+  ProcessId: missingFeature.optional(),
+  ProcessIds: missingFeature.optional(),
+  ImageHash: missingFeature.optional(),
+  MigrationMode: missingFeature.optional(),
   ...Object.fromEntries(
     (Object.keys(families) as Family[]).flatMap((family) => [
       ...Object.entries(familyFields(family)),
@@ -113,7 +123,7 @@ export const recordPaged = pagedSchema(recordSchema).extend({
   LimitRemaining: z.number().int().optional(),
 });
 
-const view = z.record(z.string(), z.unknown()).nullable().optional();
+const view = freeForm().nullable().optional();
 
 export const bulkDeleteRequest = z.object({
   ...apiRequest,

@@ -125,7 +125,66 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
     request: { ApiKey },
     answer: {
       StatusCode: 200,
-      Response: { ...site, TenantId: 1, Creator: 2, Updator: 2, Ver: 1, ...stamps },
+      Response: { Data: { ...site, TenantId: 1, Creator: 2, Updator: 2, Ver: 1, ...stamps } },
+    },
+  },
+  'items-bulkdelete': {
+    request: { ApiKey, View: { ColumnFilterHash: { Status: '["910"]' } } },
+    answer: done(11, 'Tasks: 3 items have been deleted at once.'),
+  },
+  'items-upsert': {
+    request: { ApiKey, Keys: ['ClassA'], Title: 'Order 7', ClassHash: { ClassA: 'A-7' } },
+    answer: done(12, '" Order 7 " has been updated.'),
+  },
+  'items-bulkupsert': {
+    request: {
+      ApiKey,
+      Keys: ['ClassA'],
+      Data: [
+        { Title: 'Order 7', ClassHash: { ClassA: 'A-7' } },
+        { Title: 'Order 8', ClassHash: { ClassA: 'A-8' } },
+      ],
+    },
+    answer: done(11, 'Tasks: 1 entries have been added and 1 entries updated.'),
+  },
+  'backgroundtasks-rebuildsearchindexes': {
+    request: { ApiKey },
+    answer: { ...done(11, 'Search index rebuild started.'), TaskId: '7F3A9C2E' },
+  },
+  'backgroundtasks-get': {
+    request: { ApiKey },
+    answer: {
+      StatusCode: 200,
+      Response: {
+        TaskId: '7F3A9C2E',
+        Kind: 'RebuildSearchIndexes',
+        Status: 'Completed',
+        Total: 120,
+        Done: 120,
+        CreatedTime: time,
+        CompletedTime: time,
+      },
+    },
+  },
+  search: {
+    request: { ApiKey, SearchText: 'invoice Tokyo', PageSize: 20 },
+    answer: {
+      StatusCode: 200,
+      Response: {
+        Offset: 0,
+        PageSize: 20,
+        TotalCount: 1,
+        Data: [
+          {
+            Id: 12,
+            SiteId: 11,
+            Kind: 'record',
+            Title: 'Order 7',
+            Excerpt: '… the invoice for Tokyo …',
+            UpdatedTime: time,
+          },
+        ],
+      },
     },
   },
   'items-updatesite': {

@@ -1,7 +1,9 @@
+import * as z from 'zod';
+import { decimal, int32, MAX_LENGTH } from '../bounds';
 import { serviceZone } from '../items/caller-zone';
 import type { ItemRecord } from '../items/model';
 import { mergeFields } from '../items/record-fields';
-import { type Family, recordFields } from '../items/schemas';
+import { type Family, families, recordFields } from '../items/schemas';
 import { recordView } from '../items/views';
 import type { Site } from '../sites/model';
 import { ServerScriptModelError } from './errors';
@@ -37,6 +39,26 @@ const writable = new Set(
 );
 
 /**
+ * What a script may write into each writable field: the JavaScript type itself, without the API's JSON
+ * leniency (a script writing "12" into a Num column is a mistake to report, not a number to guess).
+ */
+const strictTypes: Record<string, z.ZodType> = {
+  Title: z.string().max(MAX_LENGTH.title),
+  Body: z.string().max(MAX_LENGTH.text),
+  Status: int32(),
+  Class: z.string().max(MAX_LENGTH.title),
+  Num: decimal(),
+  Date: families.Date,
+  Description: z.string().max(MAX_LENGTH.text),
+  Check: z.boolean(),
+};
+
+/** `NumA` → `Num`; Title, Body and Status are their own. */
+function familyOf(field: string): string {
+  return writableFamilies.find((family) => new RegExp(`^${family}[A-Z]$`).test(field)) ?? field;
+}
+
+/**
  * The record with what the scripts wrote into `model`. A changed field must be writable and of its type;
  * a field that is not a column, a read-only one changed, or one removed is refused, naming it.
  */
@@ -59,7 +81,7 @@ export function applyModel(
           : 'no such column';
       throw new ServerScriptModelError(field, problem, script);
     }
-    const checked = (recordFields[field] as NonNullable<(typeof recordFields)[string]>).safeParse(value);
+    const checked = (strictTypes[familyOf(field)] as z.ZodType).safeParse(value);
     if (!checked.success || checked.data === undefined) {
       throw new ServerScriptModelError(field, `wrong type (${describe(value)})`, script);
     }

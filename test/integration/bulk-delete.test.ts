@@ -141,7 +141,12 @@ describe('bulkdelete', () => {
   ])('refuses %s (a departure: the reference would delete the default view)', async (_case, body) => {
     const site = await table(`tasks-f${Math.random().toString(36).slice(2, 8)}`);
     const result = await post(`/api/items/${site}/bulkdelete`, { ApiKey: admin, ...body });
-    expect(result.body).toEqual({ Id: site, StatusCode: 400, Message: 'Invalid request.' });
+    expect(result.body).toEqual({
+      Id: site,
+      StatusCode: 400,
+      Message: 'Invalid request.',
+      Errors: expect.any(Array),
+    });
     expect(await remaining(site)).toHaveLength(5);
   });
 

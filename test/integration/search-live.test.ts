@@ -59,11 +59,11 @@ describe('search kept current through the Items stream', () => {
     await eventually(() => search('ephemeral-record'), []);
   });
 
-  it('pages the matches in id order with TotalCount', async () => {
+  it('pages the matches in the View order (newest first, the reference default) with TotalCount', async () => {
     const ids: number[] = [];
     for (let index = 0; index < 3; index++)
       ids.push(await createRecord(stack.url, admin, site, { Title: `paged-${index}` }));
-    await eventually(() => search('paged-'), ids);
+    await eventually(() => search('paged-'), [...ids].reverse());
     const page = await call(stack.url, `/api/items/${site}/get`, {
       ApiKey: admin,
       Offset: 1,

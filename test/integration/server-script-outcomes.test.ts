@@ -52,7 +52,12 @@ describe('server-script outcomes', () => {
       const id = await createRecord(stack.url, writer.apiKey, siteId, { Title: 'kept' });
       const result = await post(`/api/items/${id}/update`, { ApiKey: writer.apiKey, Title: 'lost' });
       expect(result.status).toBe(400);
-      expect(result.body).toEqual({ Id: id, StatusCode: 400, Message: 'Amount too high' });
+      expect(result.body).toEqual({
+        Id: id,
+        StatusCode: 400,
+        Message: 'Amount too high',
+        Errors: expect.any(Array),
+      });
       expect(await record(id)).toMatchObject({ Title: 'kept', Ver: 1 });
     });
 

@@ -14,8 +14,8 @@ let manager: TestUser;
 const post = (path: string, body?: unknown) => call(stack.url, path, body);
 const scriptsOf = async (siteId: number) => {
   const read = await post(`/api/items/${siteId}/getsite`, { ApiKey: admin });
-  return (read.body.Response as { SiteSettings: { ServerScripts?: Record<string, unknown>[] } }).SiteSettings
-    .ServerScripts;
+  return (read.body.Response as { Data: { SiteSettings: { ServerScripts?: Record<string, unknown>[] } } })
+    .Data.SiteSettings.ServerScripts;
 };
 const update = (siteId: number, ServerScripts: unknown, key = admin) =>
   post(`/api/items/${siteId}/updatesitesettings`, { ApiKey: key, ServerScripts });
@@ -67,7 +67,9 @@ describe('SiteSettings.ServerScripts', () => {
       await update(siteId, [{ Id: 4, Delete: true }]);
       expect(await scriptsOf(siteId)).toEqual([{ Id: 3, Body: 'x', Disabled: true, Name: 'renamed' }]);
       const read = await post(`/api/items/${siteId}/getsite`, { ApiKey: admin });
-      expect((read.body.Response as { SiteSettings: object }).SiteSettings).toMatchObject({ Kept: 1 });
+      expect((read.body.Response as { Data: { SiteSettings: object } }).Data.SiteSettings).toMatchObject({
+        Kept: 1,
+      });
     });
 
     it.each([

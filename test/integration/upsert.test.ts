@@ -86,6 +86,7 @@ describe('upsert', () => {
       Id: site,
       StatusCode: 400,
       Message: 'There are multiple records that match the condition.',
+      Errors: expect.any(Array),
     });
     expect((await rows(site)).map((r) => r.Title)).toEqual(['A', 'B', 'C', 'D']);
   });
@@ -125,7 +126,7 @@ describe('upsert', () => {
       Title: 'Z',
       ...body,
     });
-    expect(result.body).toEqual({ Id: site, StatusCode: 400, Message: message });
+    expect(result.body).toEqual({ Id: site, StatusCode: 400, Message: message, Errors: expect.any(Array) });
     expect(await rows(site)).toHaveLength(4);
   });
 });
@@ -198,6 +199,7 @@ describe('bulkupsert', () => {
       Id: site,
       StatusCode: 400,
       Message: 'Invalid json data.',
+      Errors: expect.any(Array),
     });
   });
 });

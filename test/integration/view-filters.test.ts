@@ -266,7 +266,7 @@ describe('View.ColumnFilterHash', () => {
       { ColumnFilterNegatives: ['Status'], ColumnFilterHash: { Status: '910' } },
       'ColumnFilterNegatives',
     ],
-    ['Search (not available yet)', { Search: 'alpha' }, 'View.Search'],
+    ['Search that is not text', { Search: 5 }, 'View.Search'],
     ['an unsupported View property', { CalendarDate: '2025/01/01' }, 'View.CalendarDate'],
     ['an unknown sorter column', { ColumnSorterHash: { Nope: 'asc' } }, 'ColumnSorterHash.Nope'],
     ['a bad sort direction', { ColumnSorterHash: { Title: 'up' } }, 'ColumnSorterHash.Title'],

@@ -85,7 +85,7 @@ describe('request schemas', () => {
 
   it('document the depth of every free-form object', () => {
     const freeForm = requestLeaves.filter(([, leaf]) => leaf.type === 'object' || leaf.type === undefined);
-    for (const [path, leaf] of freeForm) expect(leaf.description, path).toMatch(/at most 64 levels/);
+    for (const [path, leaf] of freeForm) expect(leaf.description ?? '', path).toMatch(/at most 64 levels/);
   });
 });
 

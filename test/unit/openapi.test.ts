@@ -108,7 +108,11 @@ describe('openapi', () => {
 
   it('is written by `npm run --silent openapi` as pure JSON on stdout, or to a file', () => {
     const root = resolve(import.meta.dirname, '../..');
-    const printed = spawnSync('npm', ['run', '--silent', 'openapi'], { cwd: root, encoding: 'utf8' });
+    const printed = spawnSync('npm', ['run', '--silent', 'openapi'], {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     expect(printed.status).toBe(0);
     expect(JSON.parse(printed.stdout)).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
     const file = join(mkdtempSync(join(tmpdir(), 'kiroku-openapi-')), 'openapi.json');
