@@ -1,0 +1,91 @@
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { describe, expect, it, vi } from 'vitest';
+import { s3 } from '../../../lib/storage/s3';
+import { patternBytes, rangeOf, uploadFile } from '../../fixtures/binaries';
+import {
+  admin,
+  guidUrl,
+  recordWith,
+  stack,
+  uploaded,
+  uploadUrl,
+  useBinariesStack,
+  VECTOR,
+  writer,
+} from '../../fixtures/binaries-suite';
+import { call } from '../../fixtures/client';
+import { createRecord, createSite } from '../../fixtures/items';
+
+useBinariesStack();
+
+describe('S3 objects nothing points at (the Binaries stream)', () => {
+  const keysUnder = async (prefix: string) => {
+    const listed = await s3().send(new ListObjectsV2Command({ Bucket: stack.bucket, Prefix: prefix }));
+    return (listed.Contents ?? []).map((object) => String(object.Key));
+  };
+  const tenantFiles = (guid: string) => `files/1/${guid}/`;
+
+  it('removes the object of a deleted record’s file, and the old object of an overwrite, within 2 s', async () => {
+    const kept = await uploaded(writer.apiKey, VECTOR, 'kept.txt');
+    const id = await recordWith(writer.apiKey, kept);
+    const [first] = await keysUnder(tenantFiles(kept));
+    expect(first).toBeDefined();
+    await uploadFile(guidUrl(kept, '?overwrite=true'), writer.apiKey, {
+      fileName: 'v2.txt',
+      bytes: Buffer.from('v2'),
+    });
+    await vi.waitFor(async () => expect(await keysUnder(tenantFiles(kept))).not.toContain(first), {
+      timeout: 2000,
+      interval: 100,
+    });
+    expect(await keysUnder(tenantFiles(kept))).toHaveLength(1);
+    // Through two streams: the record's REMOVE deletes the file's row, whose REMOVE deletes the object.
+    await call(stack.url, `/api/items/${id}/delete`, { ApiKey: writer.apiKey });
+    await vi.waitFor(async () => expect(await keysUnder(tenantFiles(kept))).toEqual([]), {
+      timeout: 4000,
+      interval: 100,
+    });
+  });
+
+  it('removes the files of a deleted site’s records, listed or embedded', async () => {
+    const site = await createSite(stack.url, admin, 0, {
+      ReferenceType: 'Wikis',
+      Permissions: [`User,${writer.userId},15`],
+    });
+    const listed = await uploaded(writer.apiKey, VECTOR, 'listed.txt', site);
+    const embedded = await uploaded(writer.apiKey, VECTOR, 'embedded.png', site);
+    await createRecord(stack.url, writer.apiKey, site, {
+      AttachmentsA: [{ Guid: listed, Name: 'listed.txt', Added: true }],
+      Body: `![image](/binaries/${embedded.toLowerCase()}/show)`,
+    });
+    expect(await keysUnder(tenantFiles(embedded))).toHaveLength(1);
+    await call(stack.url, `/api/items/${site}/deletesite`, { ApiKey: admin });
+    for (const guid of [listed, embedded]) {
+      await vi.waitFor(async () => expect(await keysUnder(tenantFiles(guid))).toEqual([]), {
+        timeout: 4000,
+        interval: 100,
+      });
+    }
+    const json = await call(stack.url, `/api/binaries/${listed}/get`, { ApiKey: writer.apiKey });
+    expect(json.body.StatusCode).toBe(404);
+  });
+
+  it('removes the held bytes of an upload that a new first chunk replaced', async () => {
+    const bytes = patternBytes(30, 21);
+    const chunk = (from: number, length: number) =>
+      uploadFile(uploadUrl(), writer.apiKey, {
+        fileName: 'restarted.bin',
+        bytes: bytes.subarray(from, from + length),
+        contentRange: rangeOf(from, length, bytes.length),
+      });
+    const abandoned = String((await chunk(0, 10)).body.Message);
+    expect(await keysUnder(`uploads/1/${abandoned}/`)).toHaveLength(1);
+    const restarted = String((await chunk(0, 10)).body.Message);
+    expect(restarted).not.toBe(abandoned);
+    await vi.waitFor(async () => expect(await keysUnder(`uploads/1/${abandoned}/`)).toEqual([]), {
+      timeout: 2000,
+      interval: 100,
+    });
+    expect(await keysUnder(`uploads/1/${restarted}/`)).toHaveLength(1);
+  });
+});
