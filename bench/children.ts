@@ -106,3 +106,17 @@ export function drain(child: ChildProcess): void {
   child.stdout?.resume();
   child.stderr?.resume();
 }
+
+/** bench/serve.ts (the local gateway alone) as a child, its log silenced; `env` adds settings. */
+export function spawnBenchGateway(env: NodeJS.ProcessEnv = {}): ChildProcess {
+  return spawnNode(['--import', 'tsx', 'bench/serve.ts'], {
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', ...env },
+  });
+}
+
+/** The URL the bench gateway serves on, once it says so; its output is drained from then on. */
+export async function benchGatewayUrl(gateway: ChildProcess): Promise<string> {
+  const [, url] = await waitForLine(gateway, /bench gateway listening on (\S+)/, 30_000);
+  drain(gateway);
+  return url as string;
+}

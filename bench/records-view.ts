@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import { Agent } from 'node:http';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
 import type { Principal } from '../lib/accounts/principal';
 import type { ItemRecord } from '../lib/items/model';
@@ -11,11 +10,12 @@ import { containerKeys, itemKeys } from '../lib/sites/keys';
 import type { Site } from '../lib/sites/model';
 import { getSite } from '../lib/sites/repository';
 import { queryKeys } from '../lib/sites/store';
+import { batchWrite } from '../lib/storage/batch';
 import { dynamo } from '../lib/storage/clients';
 import { tableName } from '../lib/storage/tables';
 import { ensureTables } from '../local/bootstrap';
 import { startDynamoDbLocal } from '../local/dynamodb-local';
-import { drain, spawnNode, stop, waitForLine } from './children';
+import { benchGatewayUrl, spawnBenchGateway, stop } from './children';
 import { post } from './http-post';
 import { seededRandom } from './site-data';
 import { median, percentile, round } from './stats';
@@ -55,11 +55,8 @@ export async function benchRecordsView(records = 100_000, requests = 300): Promi
     await ensureTables({ prefix: 'records-' });
     const { apiKey } = await bootstrapAdministrator();
     if (!apiKey) throw new Error('bootstrapAdministrator created no API key');
-    gateway = spawnNode(['--import', 'tsx', 'bench/serve.ts'], {
-      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-    });
-    const [, url] = await waitForLine(gateway, /bench gateway listening on (\S+)/, 30_000);
-    drain(gateway);
+    gateway = spawnBenchGateway();
+    const url = await benchGatewayUrl(gateway);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const created = await post(agent, `${url}/api/items/0/createsite`, {
       ApiKey: apiKey,
@@ -220,21 +217,12 @@ async function loadRecords(siteId: number, count: number): Promise<void> {
   await batchWriteAll(items);
 }
 
-export async function batchWriteAll(items: readonly Record<string, unknown>[]): Promise<void> {
-  const batches: Record<string, unknown>[][] = [];
-  for (let at = 0; at < items.length; at += 25) batches.push(items.slice(at, at + 25));
-  const workers = Array.from({ length: 8 }, async () => {
-    for (let batch = batches.shift(); batch; batch = batches.shift()) {
-      let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-      while (pending.length > 0) {
-        const result = await dynamo().send(
-          new BatchWriteCommand({ RequestItems: { [tableName('items')]: pending } }),
-        );
-        pending = (result.UnprocessedItems?.[tableName('items')] ?? []) as typeof pending;
-      }
-    }
-  });
-  await Promise.all(workers);
+/** Writes whole items to the Items table with the project's own batch writer (lib/storage/batch.ts). */
+export function batchWriteAll(items: readonly Record<string, unknown>[]): Promise<void> {
+  return batchWrite(
+    tableName('items'),
+    items.map((Item) => ({ PutRequest: { Item } })),
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -18,7 +18,7 @@ import { ensureTables } from '../local/bootstrap';
 import { startDynamoDbLocal } from '../local/dynamodb-local';
 import { startStreamPoller } from '../local/stream-poller';
 import { pollerSubscriptions } from '../local/stream-subscriptions';
-import { drain, spawnNode, stop, waitForLine } from './children';
+import { benchGatewayUrl, spawnBenchGateway, stop } from './children';
 import { post } from './http-post';
 import { searchData } from './search-data';
 import { seededRandom } from './site-data';
@@ -89,11 +89,8 @@ export async function benchSearch(count = 100_000): Promise<SearchBenchResult> {
       startingPosition: 'LATEST',
       pollIntervalMs: 100,
     });
-    gateway = spawnNode(['--import', 'tsx', 'bench/serve.ts'], {
-      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-    });
-    const [, url] = await waitForLine(gateway, /bench gateway listening on (\S+)/, 30_000);
-    drain(gateway);
+    gateway = spawnBenchGateway();
+    const url = await benchGatewayUrl(gateway);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const call = async (path: string, body: object) => {
       const answer = await post(agent, `${url}${path}`, { ApiKey: apiKey, ...body });

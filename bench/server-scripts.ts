@@ -7,7 +7,7 @@ import { updateRecord } from '../lib/items/records';
 import { recordScripts } from '../lib/scripts/record-hooks';
 import { ensureTables } from '../local/bootstrap';
 import { startDynamoDbLocal } from '../local/dynamodb-local';
-import { drain, spawnNode, stop, waitForLine } from './children';
+import { benchGatewayUrl, spawnBenchGateway, stop } from './children';
 import { post } from './http-post';
 import { percentile, round } from './stats';
 
@@ -62,11 +62,8 @@ export async function benchServerScripts(updates = 400): Promise<ServerScriptsRe
     await ensureTables({ prefix: 'scripts-' });
     const { apiKey } = await bootstrapAdministrator();
     if (!apiKey) throw new Error('bootstrapAdministrator created no API key');
-    gateway = spawnNode(['--import', 'tsx', 'bench/serve.ts'], {
-      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-    });
-    const [, url] = await waitForLine(gateway, /bench gateway listening on (\S+)/, 30_000);
-    drain(gateway);
+    gateway = spawnBenchGateway();
+    const url = await benchGatewayUrl(gateway);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const api = async (path: string, body: object) => {
       const answer = await post(agent, `${url}${path}`, { ApiKey: apiKey, ...body });

@@ -1,12 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { Agent } from 'node:http';
-import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
 import { updateTenantIndex } from '../lib/sites/index-updater';
 import { itemKeys } from '../lib/sites/keys';
 import type { ReferenceType } from '../lib/sites/model';
 import type { SiteEntry } from '../lib/sites/name-index';
 import { fromSite } from '../lib/sites/repository';
+import { batchWrite } from '../lib/storage/batch';
 import { dynamo } from '../lib/storage/clients';
 import { tableName } from '../lib/storage/tables';
 import { streamSubscriptions } from '../lib/streams';
@@ -14,7 +15,7 @@ import { ensureTables } from '../local/bootstrap';
 import { startDynamoDbLocal } from '../local/dynamodb-local';
 import { startStreamPoller } from '../local/stream-poller';
 import { pollerSubscriptions } from '../local/stream-subscriptions';
-import { drain, spawnNode, stop, waitForLine } from './children';
+import { benchGatewayUrl, drain, spawnBenchGateway, spawnNode, stop, waitForLine } from './children';
 import { post } from './http-post';
 import { generateSites, seededRandom } from './site-data';
 import { median, percentile, round } from './stats';
@@ -66,11 +67,8 @@ export async function benchSiteLookupGateway(lookups = 2_000, renames = 5): Prom
       startingPosition: 'LATEST',
       pollIntervalMs: 100,
     });
-    gateway = spawnNode(['--import', 'tsx', 'bench/serve.ts'], {
-      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-    });
-    const [, url] = await waitForLine(gateway, /bench gateway listening on (\S+)/, 30_000);
-    drain(gateway);
+    gateway = spawnBenchGateway();
+    const url = await benchGatewayUrl(gateway);
     const baseRoot = process.env.BENCH_BASELINE_ROOT;
     let baseUrl: string | undefined;
     if (baseRoot) {
@@ -174,20 +172,10 @@ async function loadSites(sites: readonly SiteEntry[]): Promise<void> {
       ver: 1,
     }),
   );
-  const batches: Record<string, unknown>[][] = [];
-  for (let at = 0; at < items.length; at += 25) batches.push(items.slice(at, at + 25));
-  const workers = Array.from({ length: 8 }, async () => {
-    for (let batch = batches.shift(); batch; batch = batches.shift()) {
-      let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-      while (pending.length > 0) {
-        const result = await dynamo().send(
-          new BatchWriteCommand({ RequestItems: { [tableName('items')]: pending } }),
-        );
-        pending = (result.UnprocessedItems?.[tableName('items')] ?? []) as typeof pending;
-      }
-    }
-  });
-  await Promise.all(workers);
+  await batchWrite(
+    tableName('items'),
+    items.map((Item) => ({ PutRequest: { Item } })),
+  );
   // Later sites (the renames do not create any, but a user would) must not reuse the loaded ids.
   const highest = Math.max(...sites.map((site) => site.siteId));
   await dynamo().send(
