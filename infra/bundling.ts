@@ -2,6 +2,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { type BuildOptions, type BuildResult, build, type Plugin } from 'esbuild';
+import { buildWeb } from '../web/build';
 
 /**
  * The one esbuild step of Kiroku: the CDK app (infra/api-function.ts, through infra/bundle-cli.ts) and the
@@ -11,6 +12,8 @@ import { type BuildOptions, type BuildResult, build, type Plugin } from 'esbuild
 
 /** The project root, so that bundling does not depend on the directory it is started from. */
 export const projectRoot = resolve(import.meta.dirname, '..');
+
+const WEB_ASSETS_MODULE = 'lib/http/web-assets.ts';
 
 /** The file Lambda loads: `index.handler` names its export `handler`. */
 export const BUNDLE_FILE = 'index.mjs';
@@ -130,6 +133,8 @@ export async function bundle({
   const result = await build(bundleOptions(entry, outdir));
   await mkdir(outdir, { recursive: true });
   for (const [name, source] of Object.entries(extraFiles)) await copyFile(source, join(outdir, name));
+  // A function that serves the browser UI (lib/http/web-assets.ts) carries its files in web/ beside it.
+  if (Object.keys(result.metafile.inputs).includes(WEB_ASSETS_MODULE)) await buildWeb(join(outdir, 'web'));
   return result;
 }
 

@@ -143,7 +143,10 @@ function operation(route: Route): ZodOpenApiOperationObject {
             '200': {
               description: 'Success',
               content: {
-                'application/json': { schema: route.response, ...(example && { example: example.answer }) },
+                [route.produces ?? 'application/json']: {
+                  schema: route.response,
+                  ...(example && { example: example.answer }),
+                },
               },
             },
           }),

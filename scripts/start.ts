@@ -10,6 +10,7 @@ import { type Gateway, startGateway } from '../local/gateway';
 import { type S3Local, startS3Local } from '../local/s3-local';
 import { type StreamPoller, startStreamPoller } from '../local/stream-poller';
 import { pollerSubscriptions } from '../local/stream-subscriptions';
+import { buildWeb } from '../web/build';
 
 /**
  * `npm start`: the whole service on this machine (CONTRACT section 7). DynamoDB Local and s3rver keep
@@ -93,6 +94,8 @@ async function main(): Promise<void> {
     subscriptions: pollerSubscriptions(streamSubscriptions, tables),
   });
 
+  // The browser UI's files, built from web/app as the CDK app builds them into the web functions' bundles.
+  process.env.KIROKU_WEB_DIR = (await buildWeb(resolve(dataDir, 'web'))).outdir;
   gateway = await startGateway({ port, basePath });
   logger.info(`Kiroku is listening on ${gateway.url}`, { url: gateway.url });
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { apiResultSchema } from '../schema';
+import { MAX_LENGTH } from '../bounds';
+import { apiRequest, apiResultSchema, integer, text } from '../schema';
 
 /** The upload form (documentation: the handler reads the multipart body itself, lib/files/multipart-form.ts). */
 export const uploadForm = z.object({
@@ -46,3 +47,19 @@ export const fileResponse = apiResultSchema.extend({
 
 /** A 302 has no body; the Location header carries the presigned URL. */
 export const redirectResponse = z.null().meta({ description: 'Redirect: Location is a presigned S3 URL' });
+
+export const uploadStatusRequest = z.object({
+  ...apiRequest,
+  id: integer({ min: 1, max: Number.MAX_SAFE_INTEGER }).meta({
+    description: 'The `id` the chunks are sent with (the site or record)',
+  }),
+  FileName: text({ min: 1, max: MAX_LENGTH.title }).meta({ description: 'The file name the chunks carry' }),
+});
+
+export const uploadStatusResponse = z.object({
+  StatusCode: z.literal(200),
+  Response: z.object({
+    Received: z.number().int().meta({ description: 'Bytes the server holds: send the next chunk from here' }),
+    Total: z.number().int().meta({ description: "The upload's size, 0 when none is in progress" }),
+  }),
+});

@@ -241,9 +241,24 @@ async function discard(state: UploadState): Promise<void> {
 }
 
 /** What identifies an upload across requests: tenant (in the table key), user, id or GUID, file name. */
-function uploadKey(upload: FileUpload): string {
+function uploadKey(upload: Pick<FileUpload, 'owner' | 'referenceId' | 'pathGuid' | 'file'>): string {
   const parts = [upload.owner.userId, upload.referenceId, upload.pathGuid ?? '', upload.file.name];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+/**
+ * Where a chunked upload of `/api/binaries/upload?id=` stands (Kiroku's addition, CONTRACT section 10): the
+ * bytes the server holds, so that a client resumes there after a network error or a reload instead of
+ * starting over. A chunk being applied right now is not counted until its state is saved.
+ */
+export async function uploadProgress(
+  owner: Owner,
+  referenceId: number,
+  fileName: string,
+): Promise<{ received: number; total: number }> {
+  const key = uploadKey({ owner, referenceId, file: { name: fileName, contentType: '' } });
+  const state = await repository.getUpload(owner.tenantId, key);
+  return state ? { received: state.received, total: state.total } : { received: 0, total: 0 };
 }
 
 /** 32 uppercase hexadecimal characters, as the reference issues them. */

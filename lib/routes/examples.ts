@@ -128,6 +128,30 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
       Response: { Data: { ...site, TenantId: 1, Creator: 2, Updator: 2, Ver: 1, ...stamps } },
     },
   },
+  'items-childsites': {
+    request: { ApiKey },
+    answer: {
+      StatusCode: 200,
+      Response: {
+        Data: [
+          {
+            SiteId: 3,
+            ParentId: 0,
+            Title: 'Tasks',
+            ReferenceType: 'Issues',
+            SiteName: 'tasks',
+            Permission: 511,
+          },
+        ],
+      },
+    },
+  },
+  'binaries-upload-status': {
+    request: { ApiKey, id: 3, FileName: 'report.pdf' },
+    answer: { StatusCode: 200, Response: { Received: 8388608, Total: 20971520 } },
+  },
+  'web-page': { answer: '<!doctype html><html lang="en">…</html>' },
+  'web-asset': { answer: 'export function …' },
   'items-bulkdelete': {
     request: { ApiKey, View: { ColumnFilterHash: { Status: '["910"]' } } },
     answer: done(11, 'Tasks: 3 items have been deleted at once.'),

@@ -23,6 +23,17 @@ export const binariesUpload = {
   memoryMb: 1769,
 } as const satisfies Route;
 
+export const binariesUploadStatus = {
+  method: 'POST',
+  path: '/api/binaries/uploadstatus',
+  handler: 'binaries-upload-status',
+  tables: { binaries: 'read', accounts: 'read' },
+  auth: { bearer: true },
+  summary: "Where a chunked upload for ?id= stands: the bytes received, to resume there (Kiroku's addition)",
+  request: binaries.uploadStatusRequest,
+  response: binaries.uploadStatusResponse,
+} as const satisfies Route;
+
 export const binariesGuidUpload = {
   method: 'POST',
   path: '/api/binaries/{guid}/upload',

@@ -6,6 +6,7 @@ import type { Route } from './route';
 import * as search from './search';
 import * as sessions from './sessions';
 import * as sites from './sites';
+import * as web from './web';
 
 export { pathsOf, type Route, type TableAccess } from './route';
 
@@ -18,6 +19,7 @@ export const routes: readonly Route[] = [
   ...Object.values(files),
   ...Object.values(search),
   meta.openapi,
+  ...Object.values(web),
 ];
 
 /** Every request no route matches goes here (API Gateway's `$default` route), for a JSON 404 or 405. */

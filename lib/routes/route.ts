@@ -29,6 +29,8 @@ export interface Route {
   readonly requestType?: 'json' | 'multipart';
   /** Query parameters, for the document. */
   readonly query?: z.ZodObject;
+  /** What a success answers when it is not JSON (the browser UI's page and assets): a media type. */
+  readonly produces?: string;
   /** Answers a redirect (302 to a presigned URL) on success instead of JSON. */
   readonly redirect?: boolean;
   /** Lambda memory in MB, when the function needs more than the default (uploads hold a part). */

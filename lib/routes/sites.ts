@@ -27,6 +27,16 @@ export const itemsGetsite = {
   response: sites.siteResponse,
 } as const satisfies Route;
 
+export const itemsChildsites = {
+  method: 'POST',
+  path: '/api/items/{id}/childsites',
+  handler: 'items-childsites',
+  tables: itemsRead,
+  summary: "The sites under a folder (0: the top level) that the caller can read (Kiroku's addition)",
+  request: accounts.emptyRequest,
+  response: sites.childSitesResponse,
+} as const satisfies Route;
+
 export const itemsUpdatesite = {
   method: 'POST',
   path: '/api/items/{id}/updatesite',

@@ -73,3 +73,21 @@ export const siteResponse = z.object({
   StatusCode: z.literal(200),
   Response: z.object({ Data: siteSchema }),
 });
+
+export const childSitesResponse = z.object({
+  StatusCode: z.literal(200),
+  Response: z.object({
+    Data: z.array(
+      z
+        .object({
+          SiteId: z.number().int(),
+          ParentId: z.number().int(),
+          Title: z.string(),
+          ReferenceType: z.enum(referenceTypes),
+          SiteName: z.string().optional(),
+          Permission: z.number().int().meta({ description: "The caller's permission bits on the site" }),
+        })
+        .meta({ id: 'ChildSite' }),
+    ),
+  }),
+});

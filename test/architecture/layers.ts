@@ -26,7 +26,7 @@ export const layers: readonly (readonly string[])[] = [
   ['lib/items/'],
   ['lib/packages/', 'lib/search/', 'lib/tasks/', 'lib/scripts/'],
   ['lib/http/', 'lib/routes.ts', 'lib/routes/', 'lib/openapi.ts', 'lib/streams.ts'],
-  ['functions/', 'infra/', 'local/', 'scripts/'],
+  ['functions/', 'infra/', 'local/', 'scripts/', 'web/'],
   ['bench/'],
 ];
 
@@ -71,9 +71,9 @@ function sourceFiles(): string[] {
     for (const name of readdirSync(join(root, dir))) {
       const path = dir ? `${dir}/${name}` : name;
       if (statSync(join(root, path)).isDirectory()) walk(path);
-      else if (/\.(ts|mjs)$/.test(name) && !name.endsWith('.d.ts')) files.push(path);
+      else if (/\.(ts|tsx|mjs)$/.test(name) && !name.endsWith('.d.ts')) files.push(path);
     }
   };
-  for (const top of ['lib', 'functions', 'infra', 'local', 'scripts', 'bench']) walk(top);
+  for (const top of ['lib', 'functions', 'infra', 'local', 'scripts', 'bench', 'web']) walk(top);
   return files;
 }

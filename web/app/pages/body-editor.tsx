@@ -1,0 +1,93 @@
+import { useState } from 'preact/hooks';
+import { describe, url } from '../api';
+import { t } from '../i18n';
+import { ChunkedUpload } from '../upload';
+import { Markdown } from './markdown';
+
+/**
+ * A Markdown text (Body, a Description) with a preview. An image pasted or dropped into it is uploaded for
+ * the site and embedded as `![name](binaries/<guid>/show)`; the record write then attaches it (CONTRACT 6).
+ */
+export function BodyEditor({
+  id,
+  label,
+  siteId,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  siteId: number;
+  value: string;
+  onChange: (text: string) => void;
+}) {
+  const words = t();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const embed = async (files: File[], target: HTMLTextAreaElement) => {
+    const images = files.filter((file) => file.type.startsWith('image/'));
+    if (images.length === 0) return false;
+    setBusy(true);
+    setError(undefined);
+    let text = target.value;
+    let at = target.selectionStart ?? text.length;
+    try {
+      for (const image of images) {
+        const name = image.name || 'image.png';
+        const file = image.name ? image : new File([image], name, { type: image.type });
+        const done = await new ChunkedUpload(file, siteId, () => undefined).run();
+        const markdown = `![${name}](${new URL(url(`binaries/${done.guid}/show`)).pathname})`;
+        text = `${text.slice(0, at)}${markdown}${text.slice(at)}`;
+        at += markdown.length;
+      }
+      onChange(text);
+    } catch (failure) {
+      setError(describe(failure));
+    } finally {
+      setBusy(false);
+    }
+    return true;
+  };
+
+  return (
+    <div class="field body-editor">
+      <label for={id}>{label}</label>
+      <textarea
+        id={id}
+        rows={6}
+        value={value}
+        aria-describedby={`${id}-hint`}
+        aria-busy={busy || undefined}
+        onInput={(event) => onChange(event.currentTarget.value)}
+        onPaste={(event) => {
+          const files = Array.from(event.clipboardData?.files ?? []);
+          if (files.some((file) => file.type.startsWith('image/'))) {
+            event.preventDefault();
+            void embed(files, event.currentTarget);
+          }
+        }}
+        onDrop={(event) => {
+          const files = Array.from(event.dataTransfer?.files ?? []);
+          if (files.some((file) => file.type.startsWith('image/'))) {
+            event.preventDefault();
+            void embed(files, event.currentTarget);
+          }
+        }}
+      />
+      <small id={`${id}-hint`} class="muted">
+        {words.pasteImage}
+      </small>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {value && (
+        <div class="preview">
+          <Markdown text={value} />
+        </div>
+      )}
+    </div>
+  );
+}

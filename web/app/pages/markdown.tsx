@@ -1,0 +1,16 @@
+import DOMPurify from 'dompurify';
+import { marked } from 'marked';
+import { useMemo } from 'preact/hooks';
+
+/**
+ * Markdown as HTML (wikis, Body and Description previews), sanitised: a record's text is anyone's input,
+ * so no script, handler or foreign frame survives. Images (`/binaries/<guid>/show`) stay.
+ */
+export function Markdown({ text }: { text: string }) {
+  const html = useMemo(
+    () => DOMPurify.sanitize(marked.parse(text, { async: false, gfm: true, breaks: true }) as string),
+    [text],
+  );
+  // Sanitised by DOMPurify just above.
+  return <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
+}

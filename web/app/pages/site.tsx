@@ -1,0 +1,412 @@
+import { useEffect, useState } from 'preact/hooks';
+import {
+  type ChildSite,
+  childSites,
+  describe,
+  getSite,
+  Permission,
+  post,
+  type RecordData,
+  recordId,
+  type Site,
+} from '../api';
+import { t } from '../i18n';
+import { pageContext, runBrowserScripts } from '../p';
+import { Field, Loading, Notice, useLoad } from './common';
+import { Markdown } from './markdown';
+
+const TYPES = ['Sites', 'Issues', 'Results', 'Wikis', 'Dashboards'] as const;
+
+/** A site's page: a folder's children, a table's records, a wiki's text. `id` 0 is the top level. */
+export function SitePage({ id }: { id: number }) {
+  const [site, error] = useLoad(() => (id === 0 ? Promise.resolve(undefined) : getSite(id)), [id]);
+  useEffect(() => {
+    pageContext.siteId = id;
+    pageContext.id = 0;
+    if (site) runBrowserScripts(site.SiteSettings.Scripts, (message) => console.error(message));
+  }, [site, id]);
+  if (error) return <Notice error={error} />;
+  if (id !== 0 && !site) return <Loading />;
+  const words = t();
+  const title = site?.Title ?? words.top;
+  return (
+    <>
+      <Breadcrumb site={site} />
+      <div class="heading">
+        <h1>{title}</h1>
+        {site && (
+          <a class="button" href={`#/sites/${id}/settings`}>
+            {words.siteSettings}
+          </a>
+        )}
+      </div>
+      {!site || site.ReferenceType === 'Sites' || site.ReferenceType === 'Dashboards' ? (
+        <Folder id={id} />
+      ) : site.ReferenceType === 'Wikis' ? (
+        <Wiki site={site} />
+      ) : (
+        <Grid site={site} />
+      )}
+    </>
+  );
+}
+
+function Breadcrumb({ site }: { site: Site | undefined }) {
+  const words = t();
+  return (
+    <nav aria-label="breadcrumb" class="breadcrumb">
+      <a href="#/">{words.top}</a>
+      {site && site.ParentId !== 0 && (
+        <>
+          {' › '}
+          <a href={`#/sites/${site.ParentId}`}>…</a>
+        </>
+      )}
+    </nav>
+  );
+}
+
+function Folder({ id }: { id: number }) {
+  const words = t();
+  const [children, error, reload] = useLoad(() => childSites(id), [id]);
+  const [title, setTitle] = useState('');
+  const [type, setType] = useState<(typeof TYPES)[number]>('Results');
+  const [actionError, setActionError] = useState<string>();
+  const run = async (action: () => Promise<unknown>) => {
+    setActionError(undefined);
+    try {
+      await action();
+      reload();
+    } catch (failure) {
+      setActionError(describe(failure));
+    }
+  };
+  const create = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      await post(`api/items/${id}/createsite`, { Title: title, ReferenceType: type });
+      setTitle('');
+    });
+  };
+  const rename = (child: ChildSite) => {
+    const next = prompt(words.newTitle, child.Title);
+    if (next) void run(() => post(`api/items/${child.SiteId}/updatesite`, { Title: next }));
+  };
+  const move = (child: ChildSite) => {
+    const next = prompt(words.moveTo, String(child.ParentId));
+    if (next !== null)
+      void run(() => post(`api/items/${child.SiteId}/updatesite`, { ParentId: Number(next) }));
+  };
+  const remove = (child: ChildSite) => {
+    if (confirm(`${child.Title}: ${words.confirmDelete}`))
+      void run(() => post(`api/items/${child.SiteId}/deletesite`));
+  };
+  return (
+    <>
+      <Notice error={error ?? actionError} />
+      {!children ? (
+        !error && <Loading />
+      ) : children.length === 0 ? (
+        <p>{words.noSites}</p>
+      ) : (
+        <ul class="sites">
+          {children.map((child) => (
+            <li key={child.SiteId}>
+              <a href={`#/sites/${child.SiteId}`}>
+                <span class={`kind kind-${child.ReferenceType}`} aria-hidden="true" />
+                {child.Title}
+              </a>
+              <span class="muted">{words[child.ReferenceType]}</span>
+              <span class="site-actions">
+                {(child.Permission & Permission.ManageSite) !== 0 && (
+                  <button
+                    type="button"
+                    onClick={() => rename(child)}
+                    aria-label={`${words.rename}: ${child.Title}`}
+                  >
+                    {words.rename}
+                  </button>
+                )}
+                {(child.Permission & Permission.ManagePermission) !== 0 && (
+                  <button
+                    type="button"
+                    onClick={() => move(child)}
+                    aria-label={`${words.move}: ${child.Title}`}
+                  >
+                    {words.move}
+                  </button>
+                )}
+                {(child.Permission & Permission.ManageSite) !== 0 && (
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={() => remove(child)}
+                    aria-label={`${words.delete}: ${child.Title}`}
+                  >
+                    {words.delete}
+                  </button>
+                )}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form class="inline card" onSubmit={create} aria-label={words.newSite}>
+        <h2>{words.newSite}</h2>
+        <Field id="new-site-title" label={words.title}>
+          <input
+            id="new-site-title"
+            required
+            value={title}
+            onInput={(e) => setTitle(e.currentTarget.value)}
+          />
+        </Field>
+        <Field id="new-site-type" label={words.type}>
+          <select
+            id="new-site-type"
+            value={type}
+            onChange={(e) => setType(e.currentTarget.value as (typeof TYPES)[number])}
+          >
+            {TYPES.map((name) => (
+              <option key={name} value={name}>
+                {words[name]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <button type="submit" class="primary">
+          {words.create}
+        </button>
+      </form>
+    </>
+  );
+}
+
+const PAGE_SIZE = 20;
+
+interface Paged {
+  readonly TotalCount: number;
+  readonly Data: RecordData[];
+}
+
+/** The columns a grid can sort and filter by; a site's own Columns settings add their names. */
+function gridColumns(site: Site): string[] {
+  const base = ['Title', 'Status', 'UpdatedTime'];
+  const own = Array.isArray(site.SiteSettings.Columns)
+    ? (site.SiteSettings.Columns as { ColumnName?: string }[])
+        .map((column) => column.ColumnName ?? '')
+        .filter((name) => /^(Class|Num|Date|Check)[A-Z]$/.test(name))
+    : [];
+  return [...base, ...own];
+}
+
+function cell(record: RecordData, column: string): string {
+  for (const hash of ['ClassHash', 'NumHash', 'DateHash', 'CheckHash']) {
+    const values = record[hash] as Record<string, unknown> | undefined;
+    if (values && column in values) return String(values[column]);
+  }
+  const value = record[column];
+  return value === undefined || value === null ? '' : String(value);
+}
+
+function Grid({ site }: { site: Site }) {
+  const words = t();
+  const columns = gridColumns(site);
+  const [offset, setOffset] = useState(0);
+  const [sorter, setSorter] = useState<{ column: string; order: 'asc' | 'desc' }>();
+  const [search, setSearch] = useState('');
+  const [searchText, setSearchText] = useState('');
+  const [filterColumn, setFilterColumn] = useState(columns[0] ?? 'Title');
+  const [filterValue, setFilterValue] = useState('');
+  const [filter, setFilter] = useState<Record<string, string>>({});
+  const view: Record<string, unknown> = {};
+  if (sorter) view.ColumnSorterHash = { [sorter.column]: sorter.order };
+  if (searchText) view.Search = searchText;
+  if (Object.keys(filter).length) view.ColumnFilterHash = filter;
+  const [page, error] = useLoad(
+    async () =>
+      (
+        await post<{ Response: Paged }>(`api/items/${site.SiteId}/get`, {
+          Offset: offset,
+          PageSize: PAGE_SIZE,
+          View: view,
+        })
+      ).Response,
+    [site.SiteId, offset, JSON.stringify(view)],
+  );
+  const sortBy = (column: string) => {
+    setSorter(
+      sorter?.column === column && sorter.order === 'asc'
+        ? { column, order: 'desc' }
+        : { column, order: 'asc' },
+    );
+    setOffset(0);
+  };
+  const applySearch = (event: Event) => {
+    event.preventDefault();
+    setSearchText(search.trim());
+    setOffset(0);
+  };
+  const applyFilter = (event: Event) => {
+    event.preventDefault();
+    setFilter(filterValue ? { [filterColumn]: filterValue } : {});
+    setOffset(0);
+  };
+  const pages = page ? Math.max(1, Math.ceil(page.TotalCount / PAGE_SIZE)) : 1;
+  return (
+    <>
+      <div class="toolbar">
+        <a class="button primary" href={`#/sites/${site.SiteId}/new`}>
+          {words.newRecord}
+        </a>
+        {/* biome-ignore lint/a11y/useSemanticElements: role search on the form is what screen readers announce today */}
+        <form role="search" onSubmit={applySearch} class="inline">
+          <label for="grid-search" class="visually-hidden">
+            {words.search}
+          </label>
+          <input
+            id="grid-search"
+            type="search"
+            value={search}
+            onInput={(e) => setSearch(e.currentTarget.value)}
+          />
+          <button type="submit">{words.search}</button>
+        </form>
+        <form onSubmit={applyFilter} class="inline" aria-label={words.filter}>
+          <label for="filter-column" class="visually-hidden">
+            {words.column}
+          </label>
+          <select
+            id="filter-column"
+            value={filterColumn}
+            onChange={(e) => setFilterColumn(e.currentTarget.value)}
+          >
+            {columns.map((column) => (
+              <option key={column} value={column}>
+                {column}
+              </option>
+            ))}
+          </select>
+          <label for="filter-value" class="visually-hidden">
+            {words.value}
+          </label>
+          <input
+            id="filter-value"
+            value={filterValue}
+            onInput={(e) => setFilterValue(e.currentTarget.value)}
+          />
+          <button type="submit">{words.filter}</button>
+          <button
+            type="button"
+            onClick={() => {
+              setFilterValue('');
+              setFilter({});
+            }}
+          >
+            {words.clear}
+          </button>
+        </form>
+      </div>
+      <Notice error={error} />
+      {!page ? (
+        !error && <Loading />
+      ) : page.Data.length === 0 ? (
+        <p>{words.noRecords}</p>
+      ) : (
+        <div class="table-scroll">
+          <table class="grid">
+            <thead>
+              <tr>
+                <th scope="col">{words.id}</th>
+                {columns.map((column) => (
+                  <th
+                    scope="col"
+                    key={column}
+                    aria-sort={
+                      sorter?.column === column
+                        ? sorter.order === 'asc'
+                          ? 'ascending'
+                          : 'descending'
+                        : undefined
+                    }
+                  >
+                    <button type="button" class="link" onClick={() => sortBy(column)}>
+                      {column}
+                    </button>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {page.Data.map((record) => (
+                <tr key={recordId(record)}>
+                  <td>
+                    <a href={`#/items/${recordId(record)}`}>{recordId(record)}</a>
+                  </td>
+                  {columns.map((column) => (
+                    <td key={column}>
+                      {column === 'Title' ? (
+                        <a href={`#/items/${recordId(record)}`}>{cell(record, column)}</a>
+                      ) : (
+                        cell(record, column)
+                      )}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {page && (
+        <nav class="pager" aria-label={words.page}>
+          <button
+            type="button"
+            disabled={offset === 0}
+            onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+          >
+            {words.previous}
+          </button>
+          <span>
+            {words.page} {Math.floor(offset / PAGE_SIZE) + 1} {words.of} {pages} ({page.TotalCount}{' '}
+            {words.records})
+          </span>
+          <button
+            type="button"
+            disabled={offset + PAGE_SIZE >= page.TotalCount}
+            onClick={() => setOffset(offset + PAGE_SIZE)}
+          >
+            {words.next}
+          </button>
+        </nav>
+      )}
+    </>
+  );
+}
+
+/** A wiki shows its first record's Body as Markdown; the record form edits it. */
+function Wiki({ site }: { site: Site }) {
+  const words = t();
+  const [page, error] = useLoad(
+    async () =>
+      (await post<{ Response: Paged }>(`api/items/${site.SiteId}/get`, { PageSize: 1 })).Response.Data[0] ??
+      null,
+    [site.SiteId],
+  );
+  if (error) return <Notice error={error} />;
+  if (page === undefined) return <Loading />;
+  if (page === null)
+    return (
+      <a class="button primary" href={`#/sites/${site.SiteId}/new`}>
+        {words.create}
+      </a>
+    );
+  return (
+    <article class="wiki card">
+      <Markdown text={page.Body ?? ''} />
+      <a class="button" href={`#/items/${recordId(page)}`}>
+        {words.edit}
+      </a>
+    </article>
+  );
+}
