@@ -20,6 +20,8 @@ export interface MonitoringProps {
 /** The API's 5xx answers as a share of its requests, over a window with at least this many requests. */
 export const API_5XX_PERCENT = 1;
 export const API_5XX_MIN_REQUESTS = 20;
+/** Functions per alarm: CloudWatch's metric math takes at most 10 metrics. */
+export const ALARM_GROUP_SIZE = 10;
 /** A stream handler this far behind is failing or too slow: records expire after 24 h (6 h of retries). */
 export const ITERATOR_AGE_MS = 15 * 60_000;
 
@@ -52,15 +54,31 @@ export class Monitoring extends Construct {
     };
     const fiveMinutes = { period: Duration.minutes(5), statistic: 'Sum' };
 
-    for (const [handler, fn] of props.functions) {
-      alarm(`${fn.node.id}Errors`, fn.metricErrors(fiveMinutes), 1, `functions/${handler}.ts failed`);
+    // One alarm per metric for each group of functions (metric math takes 10 metrics at most): an alarm
+    // per function would take two of CloudFormation's 500 resources a stack for each of the ~60 functions.
+    const groups = chunks([...props.functions], ALARM_GROUP_SIZE);
+    groups.forEach((group, index) => {
+      const names = group.map(([handler]) => handler).join(', ');
+      const sum = (label: string, metricOf: (fn: lambda.Function) => cloudwatch.IMetric) =>
+        new cloudwatch.MathExpression({
+          expression: group.map((_, at) => `m${at}`).join(' + '),
+          usingMetrics: Object.fromEntries(group.map(([, fn], at) => [`m${at}`, metricOf(fn)])),
+          period: Duration.minutes(5),
+          label,
+        });
       alarm(
-        `${fn.node.id}Throttles`,
-        fn.metricThrottles(fiveMinutes),
+        `FunctionErrors${index + 1}`,
+        sum('Errors', (fn) => fn.metricErrors(fiveMinutes)),
         1,
-        `functions/${handler}.ts was throttled`,
+        `one of these functions failed: ${names}`,
       );
-    }
+      alarm(
+        `FunctionThrottles${index + 1}`,
+        sum('Throttles', (fn) => fn.metricThrottles(fiveMinutes)),
+        1,
+        `one of these functions was throttled: ${names}`,
+      );
+    });
     for (const handler of props.streamHandlers) {
       const fn = props.functions.get(handler);
       if (!fn) throw new Error(`no function for the stream handler ${handler}`);
@@ -87,4 +105,10 @@ export class Monitoring extends Construct {
       'a stream batch failed for good: see "Failed stream batches" in the README',
     );
   }
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let at = 0; at < items.length; at += size) out.push(items.slice(at, at + size));
+  return out;
 }

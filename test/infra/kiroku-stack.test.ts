@@ -299,18 +299,37 @@ describe('KirokuStack', () => {
             JSON.stringify(alarm.Properties.Dimensions).includes(`"${functionRef}"`)),
       );
 
-    it('watches every function for errors and throttles', () => {
-      for (const handler of stack.functions.keys()) {
-        const ref = logicalId(fn(handler));
-        expect(alarmOn('Errors', ref), handler).toHaveLength(1);
-        expect(alarmOn('Throttles', ref), handler).toHaveLength(1);
-        expect(alarmOn('Errors', ref)[0]?.Properties).toMatchObject({
-          Threshold: 1,
-          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-          Statistic: 'Sum',
-          Period: 300,
-        });
+    it('watches every function for errors and throttles, ten functions to an alarm', () => {
+      const summed = (metricName: string) =>
+        alarms().filter((alarm) =>
+          (alarm.Properties.Metrics ?? []).some(
+            (metric: { MetricStat?: { Metric: { MetricName: string } } }) =>
+              metric.MetricStat?.Metric.MetricName === metricName,
+          ),
+        );
+      for (const metricName of ['Errors', 'Throttles']) {
+        const watching = summed(metricName);
+        expect(watching).toHaveLength(Math.ceil(stack.functions.size / 10));
+        for (const alarm of watching) {
+          expect(alarm.Properties).toMatchObject({
+            Threshold: 1,
+            ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          });
+          expect(alarm.Properties.Metrics.length).toBeLessThanOrEqual(11);
+        }
+        for (const handler of stack.functions.keys()) {
+          const ref = logicalId(fn(handler));
+          const holders = watching.filter((alarm) =>
+            JSON.stringify(alarm.Properties.Metrics).includes(`"${ref}"`),
+          );
+          expect(holders, `${metricName} of ${handler}`).toHaveLength(1);
+          expect(holders[0]?.Properties.AlarmDescription).toContain(handler);
+        }
       }
+    });
+
+    it("stays within CloudFormation's 500 resources a stack, with room to grow", () => {
+      expect(Object.keys(resources).length).toBeLessThanOrEqual(450);
     });
 
     it('watches how far each stream handler is behind its stream', () => {

@@ -97,9 +97,9 @@ describe('openapi', () => {
         if (route.redirect) {
           expect(JSON.stringify(operation.responses?.['302']?.headers)).toContain(String(example?.answer));
         } else {
-          expect(operation.responses?.['200']?.content?.['application/json']?.example).toEqual(
-            example?.answer,
-          );
+          expect(
+            operation.responses?.['200']?.content?.[route.produces ?? 'application/json']?.example,
+          ).toEqual(example?.answer);
           expect(route.response.safeParse(example?.answer).error).toBeUndefined();
         }
       },

@@ -2,6 +2,11 @@ import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 import { useMemo } from 'preact/hooks';
 
+// An image someone's HTML left without alt text is taken as decorative, rather than read out as a URL.
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  if (node.tagName === 'IMG' && !node.hasAttribute('alt')) node.setAttribute('alt', '');
+});
+
 /**
  * Markdown as HTML (wikis, Body and Description previews), sanitised: a record's text is anyone's input,
  * so no script, handler or foreign frame survives. Images (`/binaries/<guid>/show`) stay.
