@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,8 +75,10 @@ async function watchProgress(page: Page, until: (value: number) => boolean): Pro
 
 async function createRecordWithAttachment(page: Page): Promise<number> {
   await page.getByRole('button', { name: 'Create' }).click();
-  await expect.poll(() => page.evaluate(() => location.hash), { timeout: 15_000 }).toMatch(/^#\/items\/\d+$/);
-  return Number((await page.evaluate(() => location.hash)).split('/')[2]);
+  await expect
+    .poll(() => page.evaluate<string>('location.hash'), { timeout: 15_000 })
+    .toMatch(/^#\/items\/\d+$/);
+  return Number((await page.evaluate<string>('location.hash')).split('/')[2]);
 }
 
 describe('attachments from the browser', () => {
@@ -148,18 +149,17 @@ describe('attachments from the browser', () => {
     await page.getByLabel('Title', { exact: true }).fill('With a picture');
     const body = page.getByLabel('Body', { exact: true });
     await body.fill('Before the picture. ');
-    await body.evaluate((textarea, base64) => {
-      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    // In the page: a paste of an image file, as the clipboard would deliver one.
+    await page.evaluate(`(() => {
+      const bytes = Uint8Array.from(atob('${PIXEL.toString('base64')}'), (c) => c.charCodeAt(0));
       const data = new DataTransfer();
       data.items.add(new File([bytes], 'pixel.png', { type: 'image/png' }));
-      (textarea as HTMLTextAreaElement).setSelectionRange(20, 20);
-      textarea.dispatchEvent(
-        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-      );
-    }, PIXEL.toString('base64'));
+      const textarea = document.getElementById('field-Body');
+      textarea.setSelectionRange(20, 20);
+      textarea.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    })()`);
     await expect.poll(() => body.inputValue()).toMatch(/!\[pixel\.png\]\(\/binaries\/[0-9A-F]{32}\/show\)/);
-    const image = page.locator('.preview img');
-    await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(1);
+    await expect.poll(() => page.evaluate("document.querySelector('.preview img').naturalWidth")).toBe(1);
     const id = await createRecordWithAttachment(page);
     const answer = await call(stack.url, `/api/items/${id}/get`, { ApiKey: accounts.admin.apiKey });
     const text = String((answer.body.Response as { Data: { Body: string }[] }).Data[0]?.Body);
@@ -167,9 +167,7 @@ describe('attachments from the browser', () => {
     expect((await downloaded(guid)).equals(PIXEL)).toBe(true);
     // Shown again when the record is opened.
     await page.locator('.preview img').waitFor();
-    await expect
-      .poll(() => page.locator('.preview img').evaluate((img) => (img as HTMLImageElement).naturalWidth))
-      .toBe(1);
+    await expect.poll(() => page.evaluate("document.querySelector('.preview img')?.naturalWidth")).toBe(1);
     await page.context().close();
   });
 });

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccounts, type TestAccounts } from '../fixtures/accounts';
@@ -49,7 +48,7 @@ describe('the browser UI', () => {
     const page = await context.newPage();
     watchErrors(page);
     await page.goto(`${stack.url}/`);
-    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/login');
+    await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#/login');
     await expectAccessible(page);
     await screenshot(page, 'login');
 
@@ -116,8 +115,8 @@ describe('the browser UI', () => {
     await expectAccessible(page);
     await screenshot(page, 'record-form');
     await page.getByRole('button', { name: 'Create' }).click();
-    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#\/items\/\d+$/);
-    const id = Number((await page.evaluate(() => location.hash)).split('/')[2]);
+    await expect.poll(() => page.evaluate<string>('location.hash')).toMatch(/^#\/items\/\d+$/);
+    const id = Number((await page.evaluate<string>('location.hash')).split('/')[2]);
 
     const record = await recordOf(id);
     expect(record).toMatchObject({
@@ -175,7 +174,7 @@ describe('the browser UI', () => {
     await page.goto(`${stack.url}/#/sites/${wiki}`);
     await page.getByRole('heading', { name: 'Welcome' }).waitFor();
     expect(await page.locator('.markdown strong').textContent()).toBe('bold');
-    expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
+    expect(await page.evaluate<unknown>('window.hacked')).toBeUndefined();
     await expectAccessible(page);
     await page.context().close();
   });
@@ -230,7 +229,7 @@ describe('the browser UI', () => {
 
   it('works at 360 px wide, in Japanese too', async () => {
     const page = await loggedInPage(browser, stack.url, accounts.admin, { width: 360, height: 740 });
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth);
+    const overflow = () => page.evaluate<number>('document.documentElement.scrollWidth');
     expect(await overflow()).toBeLessThanOrEqual(360);
     await page
       .getByRole('link', { name: 'Tasks' })
@@ -241,7 +240,7 @@ describe('the browser UI', () => {
     expect(await overflow()).toBeLessThanOrEqual(360);
     await page.getByLabel('Language').selectOption('ja');
     await page.getByRole('button', { name: 'ログアウト' }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('ja');
     expect(await overflow()).toBeLessThanOrEqual(360);
     await expectAccessible(page);
     await screenshot(page, 'narrow-ja');
@@ -256,10 +255,9 @@ describe('the browser UI', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
-    const focused = await page.evaluate(() => {
-      const element = document.activeElement as HTMLElement;
-      return { id: element.id, outline: getComputedStyle(element).outlineStyle };
-    });
+    const focused = await page.evaluate<{ id: string; outline: string }>(
+      '({ id: document.activeElement.id, outline: getComputedStyle(document.activeElement).outlineStyle })',
+    );
     expect(focused.id).toBe('login-id');
     expect(focused.outline).not.toBe('none');
     await page.keyboard.type(accounts.admin.loginId);

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccounts, type TestAccounts } from '../fixtures/accounts';
@@ -15,7 +14,7 @@ import { type Stack, startStack } from '../fixtures/stack';
 let stack: Stack;
 let accounts: TestAccounts;
 let browser: Browser;
-const tree: Record<string, number> = {};
+const tree = { top: 0, origin: 0, stock: 0 };
 
 async function closest(origin: number, names: string[]) {
   const answer = await call(stack.url, `/api/items/${origin}/GetClosestSiteId`, {
@@ -67,23 +66,18 @@ describe('browser scripts and command buttons', () => {
     });
     const page = await loggedInPage(browser, stack.url, accounts.admin);
     await page.goto(`${stack.url}/#/sites/${tree.origin}`);
-    const answer = await page.waitForFunction(
-      () => (window as unknown as { closestAnswer?: unknown }).closestAnswer,
-      undefined,
-      { timeout: 10_000 },
-    );
+    const answer = await page.waitForFunction('window.closestAnswer', undefined, { timeout: 10_000 });
     expect(await answer.jsonValue()).toEqual(await closest(tree.origin, ['stock', 'nowhere']));
     // The other wrappers resolve with the API's answer too, with the cookie and no ApiKey.
     const site = await page.evaluate(
-      (id) => new Promise((done) => window.$p.apiGetSite({ id, done: (data: unknown) => done(data) })),
-      tree.stock,
+      `new Promise((done) => window.$p.apiGetSite({ id: ${tree.stock}, done }))`,
     );
     expect(site).toMatchObject({
       StatusCode: 200,
       Response: { Data: { SiteId: tree.stock, Title: 'Stock' } },
     });
     const failed = await page.evaluate(
-      () => new Promise((done) => window.$p.apiGet({ id: 987654321, fail: (error: unknown) => done(error) })),
+      'new Promise((done) => window.$p.apiGet({ id: 987654321, fail: done }))',
     );
     expect(failed).toMatchObject({ StatusCode: 404 });
     expect(pageErrors(page)).toEqual([]);

@@ -302,7 +302,7 @@ describe('KirokuStack', () => {
     it('watches every function for errors and throttles, ten functions to an alarm', () => {
       const summed = (metricName: string) =>
         alarms().filter((alarm) =>
-          (alarm.Properties.Metrics ?? []).some(
+          ((alarm.Properties.Metrics ?? []) as { MetricStat?: { Metric: { MetricName: string } } }[]).some(
             (metric: { MetricStat?: { Metric: { MetricName: string } } }) =>
               metric.MetricStat?.Metric.MetricName === metricName,
           ),
@@ -315,7 +315,7 @@ describe('KirokuStack', () => {
             Threshold: 1,
             ComparisonOperator: 'GreaterThanOrEqualToThreshold',
           });
-          expect(alarm.Properties.Metrics.length).toBeLessThanOrEqual(11);
+          expect((alarm.Properties.Metrics as unknown[]).length).toBeLessThanOrEqual(11);
         }
         for (const handler of stack.functions.keys()) {
           const ref = logicalId(fn(handler));
