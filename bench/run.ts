@@ -16,6 +16,7 @@ import { benchSessions, type SessionsResult } from './sessions';
 import { benchSiteLookup } from './site-lookup';
 import { benchSiteLookupGateway } from './site-lookup-gateway';
 import { benchStart, type StartResult } from './start-time';
+import { benchUi, printUi, uiVerdicts } from './ui';
 import { benchUpload } from './upload';
 
 /**
@@ -44,7 +45,7 @@ const startEnv = Object.fromEntries(
 
 /**
  * `npm run bench -- bundles sessions` runs only the phases named (sessions, in-process, bundles, start,
- * lookup, lookup-gateway, upload, scripts), so that one figure can be taken alone on a shared machine; none:
+ * lookup, lookup-gateway, upload, scripts, records, search, ui), so that one figure can be taken alone on a shared machine; none:
  * all of them.
  */
 const only = new Set(process.argv.slice(2));
@@ -128,6 +129,7 @@ const bulkUpsert = wanted('records')
   ? await phase('records: bulkupsert vs single creates', () => benchBulkUpsert())
   : undefined;
 const search = wanted('search') ? await phase('full-text search', () => benchSearch()) : undefined;
+const ui = wanted('ui') ? await phase('browser UI', () => benchUi()) : undefined;
 
 for (const result of sessions) {
   report.printSessions(result);
@@ -164,6 +166,10 @@ if (search) {
   console.log('\nFull-text search (issue 14):');
   console.log(JSON.stringify(search, null, 2));
 }
+if (ui) {
+  printUi(ui);
+  verdicts.push(...uiVerdicts(ui));
+}
 report.printVerdicts(verdicts);
 for (const failure of failures) console.log(`  could not measure: ${failure}`);
 
@@ -188,6 +194,7 @@ const results = {
   records: { view: recordsView, bulkUpsert },
   chunkSteps,
   search,
+  ui,
 };
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nWritten to ${file} (${results.durationS} s)`);
