@@ -14,6 +14,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     teardownTimeout: 30_000,
+    // expect.poll waits for a page or a stream to catch up; a loaded two-core machine needs more than 1 s.
+    expect: { poll: { timeout: 15_000 } },
     env: {
       POWERTOOLS_LOG_LEVEL: 'SILENT',
       AWS_REGION: 'us-east-1',

@@ -160,6 +160,59 @@ describe('the browser UI', () => {
     await page.context().close();
   });
 
+  it('renames, searches and deletes from the pages, with the site tree and the grid following', async () => {
+    const folder = await createSite(stack.url, accounts.admin.apiKey, 0, { Title: 'Archive 2025' });
+    const table = await createSite(stack.url, accounts.admin.apiKey, folder, {
+      Title: 'Invoices',
+      ReferenceType: 'Results',
+    });
+    await call(stack.url, `/api/items/${table}/create`, {
+      ApiKey: accounts.admin.apiKey,
+      Title: 'Invoice for tungsten',
+    });
+    await call(stack.url, `/api/items/${table}/create`, {
+      ApiKey: accounts.admin.apiKey,
+      Title: 'Invoice for copper',
+    });
+    const page = await loggedInPage(browser, stack.url, accounts.admin);
+    page.once('dialog', (dialog) => dialog.accept('Archive 2025 (closed)'));
+    await page.getByRole('button', { name: 'Rename: Archive 2025' }).click();
+    await page.getByRole('link', { name: 'Archive 2025 (closed)' }).click();
+    await page.getByRole('link', { name: 'Invoices' }).click();
+    await page.getByRole('cell', { name: 'Invoice for copper' }).waitFor();
+    // The search box is View.Search: the index follows the Items stream within seconds.
+    await expect
+      .poll(
+        async () => {
+          await page.getByLabel('Search').fill('tungsten');
+          await page.getByRole('button', { name: 'Search' }).click();
+          await page.getByRole('cell', { name: 'Invoice for tungsten' }).waitFor();
+          return page.getByRole('cell', { name: 'Invoice for copper' }).count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(0);
+    // Sorting by a column header: ascending, then descending.
+    await page.getByLabel('Search').fill('');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('cell', { name: 'Invoice for copper' }).waitFor();
+    await page.getByRole('button', { name: 'Title' }).click();
+    await expect
+      .poll(() => page.locator('tbody tr td:nth-child(2)').allTextContents())
+      .toEqual(['Invoice for copper', 'Invoice for tungsten']);
+    await page.getByRole('button', { name: 'Title' }).click();
+    await expect
+      .poll(() => page.locator('tbody tr td:nth-child(2)').allTextContents())
+      .toEqual(['Invoice for tungsten', 'Invoice for copper']);
+    await page.goto(`${stack.url}/#/`);
+    page.once('dialog', (dialog) => dialog.accept());
+    await page.getByRole('button', { name: 'Delete: Archive 2025 (closed)' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Archive 2025 (closed)' }).count()).toBe(0);
+    const gone = await call(stack.url, `/api/items/${table}/getsite`, { ApiKey: accounts.admin.apiKey });
+    expect(gone.body.StatusCode).toBe(404);
+    await page.context().close();
+  });
+
   it('renders a wiki as Markdown, without letting a script through', async () => {
     const wiki = await createSite(stack.url, accounts.admin.apiKey, 0, {
       Title: 'Handbook',
@@ -244,6 +297,14 @@ describe('the browser UI', () => {
     expect(await overflow()).toBeLessThanOrEqual(360);
     await expectAccessible(page);
     await screenshot(page, 'narrow-ja');
+    const tasks = await createSite(stack.url, accounts.admin.apiKey, 0, {
+      Title: 'Narrow',
+      ReferenceType: 'Issues',
+    });
+    await page.goto(`${stack.url}/#/sites/${tasks}/new`);
+    await page.getByLabel('タイトル', { exact: true }).waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(360);
+    await expectAccessible(page);
     await page.context().close();
   });
 
