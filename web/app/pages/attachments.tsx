@@ -14,7 +14,8 @@ export interface AttachmentEntry {
 interface Transfer {
   readonly key: number;
   readonly file: File;
-  readonly upload: ChunkedUpload;
+  /** The attempt under way: a new one after an error, which asks the server where to go on. */
+  upload?: ChunkedUpload;
   progress: Progress;
   error?: string;
 }
@@ -45,10 +46,16 @@ export function Attachments({
   latest.current = entries;
   const refresh = () => setTransfers((list) => [...list]);
 
+  /** A new attempt for the transfer: the first, or a resume after an error. */
   const start = (transfer: Transfer) => {
+    const upload = new ChunkedUpload(transfer.file, siteId, (progress) => {
+      transfer.progress = progress;
+      refresh();
+    });
+    transfer.upload = upload;
     transfer.error = undefined;
     refresh();
-    transfer.upload.run().then(
+    upload.run().then(
       (done) => {
         setTransfers((list) => list.filter((item) => item !== transfer));
         onChange([
@@ -68,28 +75,10 @@ export function Attachments({
 
   const add = (files: FileList | null) => {
     for (const file of Array.from(files ?? [])) {
-      const transfer: Transfer = {
-        key: nextKey++,
-        file,
-        progress: { sent: 0, total: file.size, rate: 0 },
-        upload: undefined as unknown as ChunkedUpload,
-      };
-      (transfer as { upload: ChunkedUpload }).upload = new ChunkedUpload(file, siteId, (progress) => {
-        transfer.progress = progress;
-        refresh();
-      });
+      const transfer: Transfer = { key: nextKey++, file, progress: { sent: 0, total: file.size, rate: 0 } };
       setTransfers((list) => [...list, transfer]);
       start(transfer);
     }
-  };
-
-  const retry = (transfer: Transfer) => {
-    const fresh = new ChunkedUpload(transfer.file, siteId, (progress) => {
-      transfer.progress = progress;
-      refresh();
-    });
-    (transfer as { upload: ChunkedUpload }).upload = fresh;
-    start(transfer);
   };
 
   return (
@@ -135,12 +124,12 @@ export function Attachments({
                 <span class="error" role="alert">
                   {transfer.error}
                 </span>
-                <button type="button" onClick={() => retry(transfer)}>
+                <button type="button" onClick={() => start(transfer)}>
                   {words.resume}
                 </button>
               </>
             ) : (
-              <button type="button" onClick={() => transfer.upload.cancel()}>
+              <button type="button" onClick={() => transfer.upload?.cancel()}>
                 {words.cancel}
               </button>
             )}

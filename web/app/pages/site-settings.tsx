@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { describe, getSite, post, type Site } from '../api';
 import { t } from '../i18n';
 import { Field, Loading, Notice, useLoad } from './common';
@@ -88,7 +88,8 @@ function SettingsForm({ site }: { site: Site }) {
   );
   const [failure, setFailure] = useState<string>();
   const [note, setNote] = useState<string>();
-  const removedScripts = useState<number[]>([])[0];
+  // Ids of the stored scripts removed on this page, deleted by updatesitesettings when it is saved.
+  const removedScripts = useRef<number[]>([]);
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -120,7 +121,7 @@ function SettingsForm({ site }: { site: Site }) {
       const answer = await post(`api/items/${site.SiteId}/updatesitesettings`, {
         ServerScripts: [
           ...scripts.filter((script) => script.Body),
-          ...removedScripts.map((scriptId) => ({ Id: scriptId, Delete: true })),
+          ...removedScripts.current.map((scriptId) => ({ Id: scriptId, Delete: true })),
         ],
       });
       setNote(String(answer.Message ?? words.saved));
@@ -274,7 +275,7 @@ function SettingsForm({ site }: { site: Site }) {
                 type="button"
                 class="link"
                 onClick={() => {
-                  if (script.Id !== undefined) removedScripts.push(script.Id);
+                  if (script.Id !== undefined) removedScripts.current.push(script.Id);
                   setScripts(scripts.filter((_, at) => at !== index));
                 }}
               >
