@@ -1,5 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import { build } from 'esbuild';
 
 /**
@@ -9,6 +11,9 @@ import { build } from 'esbuild';
  */
 
 const APP = resolve(import.meta.dirname, 'app');
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+const BROTLI_MAX = { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } };
 
 export interface WebBuild {
   readonly outdir: string;
@@ -45,5 +50,11 @@ export async function buildWeb(outdir: string): Promise<WebBuild> {
   await writeFile(join(outdir, 'index.html'), page);
   const files: Record<string, number> = { 'index.html': Buffer.byteLength(page) };
   for (const [path, output] of Object.entries(result.metafile.outputs)) files[basename(path)] = output.bytes;
+  // Compressed once here, at the highest levels, so that a function's cold start only reads them.
+  for (const name of [script, style]) {
+    const bytes = await readFile(join(outdir, name));
+    await writeFile(join(outdir, `${name}.br`), await brotli(bytes, BROTLI_MAX));
+    await writeFile(join(outdir, `${name}.gz`), await gzipped(bytes, { level: 9 }));
+  }
   return { outdir, files };
 }

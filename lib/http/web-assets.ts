@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { basePath } from '../config/base-path';
 import { NotFoundError } from '../errors';
@@ -37,23 +37,31 @@ function webDir(): string {
   return process.env.KIROKU_WEB_DIR || join(import.meta.dirname, 'web');
 }
 
+function read(name: string): Buffer | undefined {
+  try {
+    return readFileSync(join(webDir(), name));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A file with its compressed forms: the build's `.br` and `.gz` beside it (web/build.ts), or made here for
+ * the page, whose base path is filled in at run time (it is under 1 KB).
+ */
 function prepare(name: string, transform?: (text: string) => string): Prepared {
   const key = transform ? `${name}#${basePath()}` : name;
   let file = prepared.get(key);
   if (!file) {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(join(webDir(), name));
-    } catch {
-      throw new NotFoundError(`no UI file ${name}`);
-    }
+    let bytes = read(name);
+    if (!bytes) throw new NotFoundError(`no UI file ${name}`);
     if (transform) bytes = Buffer.from(transform(bytes.toString('utf8')));
     file = {
       type: TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream',
       etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`,
       identity: bytes,
-      gzip: gzipSync(bytes, { level: 9 }),
-      br: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      gzip: (!transform && read(`${name}.gz`)) || gzipSync(bytes, { level: 9 }),
+      br: (!transform && read(`${name}.br`)) || brotliCompressSync(bytes),
     };
     prepared.set(key, file);
   }
