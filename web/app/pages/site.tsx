@@ -211,6 +211,16 @@ function gridColumns(site: Site): string[] {
   return [...base, ...own];
 }
 
+/** A column's label: its LabelText in the site's Columns settings, else its name. */
+function labelOf(site: Site, column: string): string {
+  const settings = Array.isArray(site.SiteSettings.Columns)
+    ? (site.SiteSettings.Columns as { ColumnName?: string; LabelText?: string }[])
+    : [];
+  const words = t();
+  const own = { Title: words.title, Status: words.status, UpdatedTime: words.updated }[column];
+  return settings.find((setting) => setting.ColumnName === column)?.LabelText ?? own ?? column;
+}
+
 function cell(record: RecordData, column: string): string {
   for (const hash of ['ClassHash', 'NumHash', 'DateHash', 'CheckHash']) {
     const values = record[hash] as Record<string, unknown> | undefined;
@@ -290,7 +300,7 @@ function Grid({ site, firstPage }: { site: Site; firstPage?: Promise<Paged | und
           >
             {columns.map((column) => (
               <option key={column} value={column}>
-                {column}
+                {labelOf(site, column)}
               </option>
             ))}
           </select>
@@ -338,7 +348,7 @@ function Grid({ site, firstPage }: { site: Site; firstPage?: Promise<Paged | und
                     }
                   >
                     <button type="button" class="link" onClick={() => sortBy(column)}>
-                      {column}
+                      {labelOf(site, column)}
                     </button>
                   </th>
                 ))}
