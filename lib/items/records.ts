@@ -14,6 +14,7 @@ import { callerZone } from './caller-zone';
 import type { Comment, ItemRecord } from './model';
 import { mergeFields } from './record-fields';
 import { peopleAndTimes } from './record-people-and-times';
+import { checkedRecordPermissions, requireOnRecord } from './record-permissions';
 import type { TransactItem } from './record-repository';
 import * as repository from './record-repository';
 import { noScripts, type RecordScripts } from './record-scripts';
@@ -48,7 +49,7 @@ export async function updateRecord(
   scripts: RecordScripts = noScripts,
 ): Promise<Outcome> {
   const { site, record } = await recordInTenant(principal, id);
-  await requirePermission(principal, site, Permission.Update);
+  await requireOnRecord(principal, site, record, Permission.Update);
   const limits = await useApiCall(site);
   let read: ItemRecord | undefined = record;
   const title = await retryOnConcurrentChange(async () => {
@@ -124,6 +125,9 @@ export async function changedRecord(
   const locking = input.Locked === true && !before.locked;
   const locked = input.Locked ?? before.locked;
   const { fields, people } = checkedInput(principal, site, input, before);
+  const permissions = input.RecordPermissions
+    ? await checkedRecordPermissions(principal, site, before, input.RecordPermissions)
+    : before.permissions;
   const body = input.Body ?? before.body;
   const files = await planAttachments(
     principal,
@@ -142,6 +146,7 @@ export async function changedRecord(
     ...people,
     comments: withComment(before.comments, input.Comments, principal, time),
     fields: { ...fields, Attachments: files.columns },
+    permissions: permissions?.length ? permissions : undefined,
     locked,
     lockedBy: locking ? principal.userId : locked ? before.lockedBy : undefined,
     lockedAt: locking ? time : locked ? before.lockedAt : undefined,
@@ -158,7 +163,7 @@ export async function deleteRecord(
   scripts: RecordScripts = noScripts,
 ): Promise<Outcome> {
   const { site, record: first } = await recordInTenant(principal, id);
-  await requirePermission(principal, site, Permission.Delete);
+  await requireOnRecord(principal, site, first, Permission.Delete);
   const limits = await useApiCall(site);
   let read: ItemRecord | undefined = first;
   const title = await retryOnConcurrentChange(async () => {

@@ -9,6 +9,7 @@ import { Permission, siteInTenant, sitePermission } from '../sites/permissions';
 import { reserveItemIds } from '../sites/store';
 import type { ItemRecord } from './model';
 import { compileViewFor } from './record-get';
+import { canOnRecord, grantedRecords } from './record-permissions';
 import { type RecordWrite, writeRecords } from './record-repository';
 import { selectAll } from './record-select';
 import {
@@ -68,9 +69,13 @@ function keysMatch(
   return (record) => tests.every((test) => test(record));
 }
 
+/** Create or Update on the site, or Update on some record of it by the record's own rows. */
 async function requireWriter(principal: Principal, site: Site): Promise<void> {
   const bits = await sitePermission(principal, site);
-  if ((bits & (Permission.Create | Permission.Update)) === 0) {
+  if (
+    (bits & (Permission.Create | Permission.Update)) === 0 &&
+    (await grantedRecords(principal, site, Permission.Update)).length === 0
+  ) {
     throw new ForbiddenError(`user ${principal.userId} may neither create nor update in site ${site.siteId}`);
   }
 }
@@ -136,7 +141,8 @@ export async function bulkUpsert(
     if (found.length > 1) throw new MultipleMatchesError(`item ${index + 1}: ${found.length} records match`);
     const [before] = found;
     if (before) {
-      if ((bits & Permission.Update) === 0) throw new ForbiddenError(`item ${index + 1}: no Update`);
+      if (!(await canOnRecord(principal, site, before, Permission.Update)))
+        throw new ForbiddenError(`item ${index + 1}: no Update`);
       await requireUnlocked(principal, before);
       const { after, extra } = await changedRecord(principal, site, before, item, time);
       writes.push({ before, after, extra });
