@@ -10,6 +10,8 @@ export function userView(user: User): Record<string, unknown> {
     TenantManager: user.tenantManager,
     Disabled: user.disabled,
     DeptId: user.deptId ?? 0,
+    // The user's own zone; empty when the tenant's (or the service's) applies.
+    TimeZone: user.timeZone ?? '',
     HasApiKey: user.apiKeyHash !== undefined,
     CreatedTime: new Date(user.createdAt).toISOString(),
     UpdatedTime: new Date(user.updatedAt).toISOString(),

@@ -2,14 +2,9 @@ import type { Principal } from '../accounts/principal';
 import { settings } from '../config/settings';
 
 /**
- * The IANA zone a caller reads and writes dates in (CONTRACT 5.1): the user's TimeZone, else the tenant's,
- * else Service.TimeZoneDefault. Users and tenants carry no zone of their own yet, so it is the setting.
+ * The IANA zone a caller reads and writes dates in (CONTRACT 5.1): the user's TimeZone, else their
+ * tenant's (both resolved with the credential, lib/accounts/authentication.ts), else Service.TimeZoneDefault.
  */
-export function callerZone(_principal: Principal): string {
-  return settings().Service.TimeZoneDefault;
-}
-
-/** The zone of every caller today (Service.TimeZoneDefault), where no principal is at hand. */
-export function serviceZone(): string {
-  return settings().Service.TimeZoneDefault;
+export function callerZone(principal: Principal): string {
+  return principal.timeZone ?? settings().Service.TimeZoneDefault;
 }

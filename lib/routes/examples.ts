@@ -71,6 +71,7 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
         TenantManager: false,
         Disabled: false,
         DeptId: 1,
+        TimeZone: 'Asia/Tokyo',
         HasApiKey: true,
         Groups: ['Sales'],
         ...stamps,

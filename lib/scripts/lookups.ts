@@ -1,5 +1,6 @@
 import type { Principal } from '../accounts/principal';
 import { OverLimitApiError } from '../errors';
+import { callerZone } from '../items/caller-zone';
 import { canOnRecord, grantedRecords } from '../items/record-permissions';
 import { findItem, recordPage } from '../items/record-repository';
 import { useApiCall } from '../sites/api-limit';
@@ -23,15 +24,19 @@ export async function getItems(principal: Principal, id: number): Promise<unknow
   if (!site) return null;
   if (item.kind === 'record') {
     return (await canOnRecord(principal, site, item.record, Permission.Read))
-      ? [toModel(site, item.record)]
+      ? [toModel(site, item.record, callerZone(principal))]
       : null;
   }
   if (await canRead(principal, site)) {
-    return (await recordPage(site, 0, PAGE_SIZE)).map((record) => toModel(site, record));
+    return (await recordPage(site, 0, PAGE_SIZE)).map((record) =>
+      toModel(site, record, callerZone(principal)),
+    );
   }
   // Without Read on the site, the records whose own rows let the caller read them (CONTRACT 5.1).
   const granted = await grantedRecords(principal, site, Permission.Read);
-  return granted.length > 0 ? granted.slice(0, PAGE_SIZE).map((record) => toModel(site, record)) : null;
+  return granted.length > 0
+    ? granted.slice(0, PAGE_SIZE).map((record) => toModel(site, record, callerZone(principal)))
+    : null;
 }
 
 /** items.GetSite(id): the site's apiModel, or null. */
