@@ -7,7 +7,7 @@ export interface Principal {
   readonly tenantManager: boolean;
   /** The user's dept, if any; whether it is enabled is checked where permissions are resolved. */
   readonly deptId?: number;
-  /** The user's TimeZone, else their tenant's; none: Service.TimeZoneDefault (lib/items/caller-zone.ts). */
+  /** The user's TimeZone, else their tenant's; none: Service.TimeZoneDefault (lib/accounts/caller-zone.ts). */
   readonly timeZone?: string;
   /** Listed in Security.PrivilegedUsers: passes every permission check and may create tenants. */
   readonly privileged: boolean;

@@ -91,6 +91,7 @@ export const loginRequest = z.object({
 
 export const userSchema = z
   .object({
+    ApiVersion: z.number(),
     UserId: z.number().int(),
     TenantId: z.number().int(),
     LoginId: z.string(),
@@ -101,6 +102,7 @@ export const userSchema = z
     TimeZone: z.string(),
     HasApiKey: z.boolean(),
     Groups: z.array(z.string()),
+    /** `yyyy-MM-ddTHH:mm:ss` in the caller's zone, as record times. */
     CreatedTime: z.string(),
     UpdatedTime: z.string(),
   })
@@ -108,10 +110,14 @@ export const userSchema = z
 
 export const groupSchema = z
   .object({
+    ApiVersion: z.number(),
     GroupId: z.number().int(),
     TenantId: z.number().int(),
     GroupName: z.string(),
     Members: z.array(z.string()),
+    /** The reference's form: `User,<id>,False` (no member is a group admin in Kiroku). */
+    GroupMembers: z.array(z.string()),
+    /** `yyyy-MM-ddTHH:mm:ss` in the caller's zone, as record times. */
     CreatedTime: z.string(),
     UpdatedTime: z.string(),
   })
@@ -119,11 +125,13 @@ export const groupSchema = z
 
 export const deptSchema = z
   .object({
+    ApiVersion: z.number(),
     DeptId: z.number().int(),
     TenantId: z.number().int(),
     DeptCode: z.string(),
     DeptName: z.string(),
     Disabled: z.boolean(),
+    /** `yyyy-MM-ddTHH:mm:ss` in the caller's zone, as record times. */
     CreatedTime: z.string(),
     UpdatedTime: z.string(),
   })

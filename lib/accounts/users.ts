@@ -5,6 +5,7 @@ import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { ianaZone } from '../zoned-time';
 import { forgetCredentials } from './authentication';
+import { callerZone } from './caller-zone';
 import type { User } from './model';
 import type { Principal } from './principal';
 import { type Giver, grantsPrivilege, requireMayManage } from './privilege';
@@ -79,7 +80,7 @@ export async function createUser(
 export async function readUser(principal: Principal, userId: number): Promise<Record<string, unknown>> {
   const user = await userInTenant(principal, userId);
   const groups = await repository.groupIdsOf(userId);
-  return single({ ...userView(user), Groups: groups.map((id) => `Group,${id}`) });
+  return single({ ...userView(user, callerZone(principal)), Groups: groups.map((id) => `Group,${id}`) });
 }
 
 /** Managers change anything; a user changes only their own name and password. */

@@ -1,3 +1,4 @@
+import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
 import { NotFoundError, UnsupportedInputError } from '../errors';
@@ -6,7 +7,6 @@ import { useApiCall } from '../sites/api-limit';
 import { recordHolders, type Site } from '../sites/model';
 import { Permission, requirePermission, siteInTenant } from '../sites/permissions';
 import { siteView } from '../sites/views';
-import { callerZone } from './caller-zone';
 import { keyValues } from './key-values';
 import { canOnRecord, readableInSite } from './record-permissions';
 import * as repository from './record-repository';

@@ -1,3 +1,4 @@
+import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { getUser } from '../accounts/repository';
 import { now } from '../clock';
@@ -10,7 +11,6 @@ import { Permission, requirePermission, siteInTenant } from '../sites/permission
 import { nextItemId } from '../sites/store';
 import { retryOnConcurrentChange } from '../storage/retry';
 import { planAttachments } from './attachments';
-import { callerZone } from './caller-zone';
 import type { Comment, ItemRecord } from './model';
 import { mergeFields } from './record-fields';
 import { peopleAndTimes } from './record-people-and-times';

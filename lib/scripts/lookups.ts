@@ -1,6 +1,6 @@
+import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { OverLimitApiError } from '../errors';
-import { callerZone } from '../items/caller-zone';
 import { canOnRecord, grantedRecords } from '../items/record-permissions';
 import { findItem, recordPage } from '../items/record-repository';
 import { useApiCall } from '../sites/api-limit';

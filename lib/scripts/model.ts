@@ -16,7 +16,7 @@ export type FlatModel = Record<string, unknown>;
 
 const hashes = ['ClassHash', 'NumHash', 'DateHash', 'DescriptionHash', 'CheckHash', 'AttachmentsHash'];
 
-/** `zone`: the caller's (lib/items/caller-zone.ts), as the record API answers them. */
+/** `zone`: the caller's (lib/accounts/caller-zone.ts), as the record API answers them. */
 export function toModel(site: Site, record: ItemRecord, zone: string): FlatModel {
   const view = recordView(site, record, zone);
   const model: FlatModel = {};

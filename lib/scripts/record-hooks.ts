@@ -1,4 +1,4 @@
-import { callerZone } from '../items/caller-zone';
+import { callerZone } from '../accounts/caller-zone';
 import type { ItemRecord } from '../items/model';
 import type { RecordScripts } from '../items/record-scripts';
 import type { Site } from '../sites/model';

@@ -1,5 +1,5 @@
-import type { Principal } from '../accounts/principal';
 import { settings } from '../config/settings';
+import type { Principal } from './principal';
 
 /**
  * The IANA zone a caller reads and writes dates in (CONTRACT 5.1): the user's TimeZone, else their
