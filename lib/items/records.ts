@@ -3,6 +3,7 @@ import type { Principal } from '../accounts/principal';
 import { getUser } from '../accounts/repository';
 import { now } from '../clock';
 import { BadRequestError, LockedRecordError, NotFoundError, UnsupportedInputError } from '../errors';
+import { discardingOnFailure } from '../files/inline-files';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
@@ -31,8 +32,14 @@ export async function createRecord(
   await requirePermission(principal, site, Permission.Create);
   const limits = await useApiCall(site);
   const { record: draft, extra } = await newRecord(principal, site, input, await nextItemId(), now());
-  const record = await scripts.before('BeforeCreate', site, draft);
-  await retryOnConcurrentChange(() => repository.insertRecord(record, extra));
+  const record = await discardingOnFailure(
+    () => extra,
+    async () => {
+      const checked = await scripts.before('BeforeCreate', site, draft);
+      await retryOnConcurrentChange(() => repository.insertRecord(checked, extra));
+      return checked;
+    },
+  );
   await scripts.after('AfterCreate', site, record);
   return { id: record.recordId, message: messages.created(record.title), ...limits };
 }
@@ -57,8 +64,14 @@ export async function updateRecord(
     read = undefined;
     await requireUnlocked(principal, before);
     const { after: draft, extra } = await changedRecord(principal, site, before, input, now());
-    const after = await scripts.before('BeforeUpdate', site, draft, before);
-    await repository.updateRecord(before, after, extra);
+    const after = await discardingOnFailure(
+      () => extra,
+      async () => {
+        const checked = await scripts.before('BeforeUpdate', site, draft, before);
+        await repository.updateRecord(before, checked, extra);
+        return checked;
+      },
+    );
     await scripts.after('AfterUpdate', site, after, before);
     return after.title;
   });
