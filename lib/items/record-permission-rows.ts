@@ -39,7 +39,7 @@ export interface RecordRows {
 }
 
 /** Every record of the site that has rows of its own, with them, in id order. */
-export async function recordsWithRows(site: Site): Promise<RecordRows[]> {
+export async function recordsWithRows(site: Pick<Site, 'tenantId' | 'siteId'>): Promise<RecordRows[]> {
   const items = await queryItems({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: {

@@ -15,6 +15,9 @@ import { recordsByKeys } from './record-repository';
  * one record and never narrow it. Every read and write path of records asks here.
  */
 
+/** A site without its SiteSettings, as sitesOfTenant lists them. */
+type SiteRef = Omit<Site, 'siteSettings'>;
+
 /** The caller's bits on one record: the site's, and the record's own rows. Another tenant's gives 0. */
 export async function recordPermission(
   principal: Principal,
@@ -69,13 +72,13 @@ export async function grantedRecords(
   const records = await recordsByKeys(granted.map((id) => itemKeys.item(site.tenantId, id)));
   const kept: ItemRecord[] = [];
   for (const record of records) {
-    if (record.siteId === site.siteId && (await rowsPermission(principal, record.permissions ?? [])) & needed)
-      kept.push(record);
+    const bits = await rowsPermission(principal, record.permissions ?? []);
+    if (record.siteId === site.siteId && (bits & needed) === needed) kept.push(record);
   }
   return kept;
 }
 
-async function grantedIds(principal: Principal, site: Site, needed: number): Promise<number[]> {
+async function grantedIds(principal: Principal, site: SiteRef, needed: number): Promise<number[]> {
   if (site.tenantId !== principal.tenantId) return [];
   const ids: number[] = [];
   for (const { recordId, rows } of await recordsWithRows(site)) {
@@ -119,24 +122,26 @@ export async function readableInSite(principal: Principal, site: Site): Promise<
   return { sites, siteIds: sites.map((each) => each.siteId), readable, granted };
 }
 
-/**
- * What the caller may read among records known by id (for the search index, which holds ids and site ids,
- * not records): every record of a site they may read, and the records of other sites whose own rows give
- * them Read. `sites` are the sites whose records may be asked about.
- */
 export interface ReadableRecords {
+  /** Whether the caller may read the record (or, given a site's own id twice, the site). */
   readonly canRead: (siteId: number, recordId: number) => boolean;
 }
 
+/**
+ * What the caller may read among items known by id (for the search index, which holds ids and site ids,
+ * not records): every record of a site they may read, and the records of other sites whose own rows give
+ * them Read. `sites` are the sites whose records may be asked about (sitesOfTenant's will do: permissions
+ * read no SiteSettings).
+ */
 export async function readableRecords(
   principal: Principal,
-  sites: readonly Site[],
+  sites: readonly SiteRef[],
 ): Promise<ReadableRecords> {
   const wholeSites = new Set<number>();
   const single = new Set<number>();
   await Promise.all(
     sites.map(async (site) => {
-      if ((await sitePermission(principal, site)) & Permission.Read) wholeSites.add(site.siteId);
+      if ((await sitePermission(principal, site as Site)) & Permission.Read) wholeSites.add(site.siteId);
       else for (const id of await grantedIds(principal, site, Permission.Read)) single.add(id);
     }),
   );

@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { principalOf } from '../../lib/accounts/authentication';
+import { getUser } from '../../lib/accounts/repository';
+import { readableRecords } from '../../lib/items/record-permissions';
+import { sitesOfTenant } from '../../lib/sites/repository';
 import { createUser, seedAccounts, type TestAccounts, type TestUser } from '../fixtures/accounts';
 import { call } from '../fixtures/client';
 import { createRecord, createSite } from '../fixtures/items';
@@ -127,6 +131,32 @@ describe('record permissions: reads', () => {
     await grant(id, [`User,${outsider.userId},1`]);
     const file = await post(`/api/binaries/${guid}/get`, { ApiKey: outsider.apiKey });
     expect((file.body.Response as { Base64: string }).Base64).toBe(Buffer.from('hello').toString('base64'));
+  });
+});
+
+describe('readableRecords, for callers that hold ids (search)', () => {
+  const scopeOf = async (user: TestUser) => {
+    const found = await getUser(user.userId);
+    if (!found) throw new Error('no such user');
+    return readableRecords(principalOf(found, 'apiKey'), await sitesOfTenant(1));
+  };
+
+  it('reads whole sites by site Read, and elsewhere only the records whose rows give Read', async () => {
+    const { site, a, b } = await table();
+    await grant(a, [`User,${outsider.userId},1`]);
+    await grant(b, [`User,${outsider.userId},4`]);
+    const outside = await scopeOf(outsider);
+    expect([outside.canRead(site, a), outside.canRead(site, b), outside.canRead(site, site)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    const inside = await scopeOf(writer);
+    expect([inside.canRead(site, a), inside.canRead(site, b), inside.canRead(site, site)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
   });
 });
 
