@@ -134,6 +134,31 @@ describe('record permissions: reads', () => {
   });
 });
 
+describe('server scripts', () => {
+  it("items.Get reads a record by its own rows, and a table's granted records only", async () => {
+    const { site, a, b } = await table();
+    await grant(a, [`User,${outsider.userId},1`]);
+    const origin = await createSite(stack.url, admin, 0, {
+      ReferenceType: 'Results',
+      Permissions: [`User,${outsider.userId},15`],
+      SiteSettings: {
+        ServerScripts: [
+          {
+            Body: `const got = (id) => { const found = items.Get(id); return found ? found.map((r) => r.Title) : null; };
+                   model.DescriptionA = JSON.stringify([got(${a}), got(${b}), got(${site})]);`,
+            BeforeUpdate: true,
+          },
+        ],
+      },
+    });
+    const id = await createRecord(stack.url, outsider.apiKey, origin);
+    expect(await status(`/api/items/${id}/update`, { ApiKey: outsider.apiKey, Title: 'run' })).toBe(200);
+    const row = await post(`/api/items/${id}/get`, { ApiKey: outsider.apiKey });
+    const shown = (row.body.Response as { Data: { DescriptionHash: { DescriptionA: string } }[] }).Data[0];
+    expect(JSON.parse(String(shown?.DescriptionHash.DescriptionA))).toEqual([['A'], null, ['A']]);
+  });
+});
+
 describe('readableRecords, for callers that hold ids (search)', () => {
   const scopeOf = async (user: TestUser) => {
     const found = await getUser(user.userId);
