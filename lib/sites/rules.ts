@@ -47,7 +47,7 @@ export async function inheritanceOf(
 
 /**
  * Users, groups and depts named in Permissions (or a record's RecordPermissions: `property`) must be the
- * tenant's own; `User,-1` passes as given.
+ * tenant's own; `User,-1` (every user) passes as given, `Group,-1` and `Dept,-1` are refused.
  */
 export async function checkPermissionEntries(
   principal: Principal,
@@ -61,7 +61,11 @@ export async function checkPermissionEntries(
         throw new BadRequestError(`${entry}: not "User|Group|Dept,<id>,<bits>"`, property);
       if (Number(bits) > ALL_PERMISSIONS)
         throw new BadRequestError(`${entry}: bits over ${ALL_PERMISSIONS}`, property);
-      if (id === '-1') return;
+      if (id === '-1') {
+        // -1 is every user; no group or dept has that id, so such an entry would grant nobody.
+        if (kind !== 'User') throw new BadRequestError(`${entry}: only User,-1 names everyone`, property);
+        return;
+      }
       if ((await tenantOfPrincipal(kind, Number(id))) !== principal.tenantId)
         throw new BadRequestError(`${entry}: not of the tenant`, property);
     }),

@@ -280,6 +280,7 @@ describe('record permissions: bad rows and tenants', () => {
     ['not a row', ['User,abc,1']],
     ['an unknown kind', ['Robot,2,1']],
     ['bits over 511', ['User,2,999']],
+    ['a group named -1', ['Group,-1,1']],
     ['not a list', 'User,2,1'],
     ['a number', [5]],
   ])('%s is a 400 naming RecordPermissions, and changes nothing', async (_, rows) => {
