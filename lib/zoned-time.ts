@@ -43,6 +43,15 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
+/**
+ * The IANA name of a zone a user or tenant chose (`asia/tokyo` → `Asia/Tokyo`), or undefined when it is not
+ * one: offsets such as `+09:00`, which the runtime also takes, are not zones with rules.
+ */
+export function ianaZone(zone: string): string | undefined {
+  if (!/^[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)*$/.test(zone) || !isTimeZone(zone)) return undefined;
+  return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+}
+
 /** The wall-clock time of `instant` in `zone`. */
 export function wallTime(instant: number, zone: string): WallTime {
   const parts = Object.fromEntries(

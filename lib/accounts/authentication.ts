@@ -2,7 +2,7 @@ import { now } from '../clock';
 import type { User } from './model';
 import type { Principal } from './principal';
 import { isPrivilegedUser } from './privilege';
-import { findUserIdByApiKeyHash, getLogin, getUser } from './repository';
+import { findUserIdByApiKeyHash, getLogin, getTenant, getUser } from './repository';
 import { hashToken } from './secrets';
 
 /**
@@ -15,6 +15,8 @@ const MAX_ENTRIES = 10_000;
 
 interface Entry {
   readonly user: User | undefined;
+  /** The zone the user's dates are in: their own, else their tenant's (read with the user, cached alike). */
+  readonly zone?: string;
   /** For logins: the login's own end, in epoch milliseconds. */
   readonly validUntil: number;
   readonly cachedAt: number;
@@ -27,7 +29,8 @@ export async function principalForApiKey(apiKey: string): Promise<Principal | un
   const entry = await cached(`key:${hash}`, async () => {
     const userId = await findUserIdByApiKeyHash(hash);
     const user = userId === undefined ? undefined : await getUser(userId);
-    return { user: user?.apiKeyHash === hash ? user : undefined, validUntil: Number.POSITIVE_INFINITY };
+    const found = user?.apiKeyHash === hash ? user : undefined;
+    return { user: found, zone: await zoneOf(found), validUntil: Number.POSITIVE_INFINITY };
   });
   return toPrincipal(entry, 'apiKey');
 }
@@ -39,9 +42,15 @@ export async function principalForLoginToken(token: string): Promise<Principal |
     const user = login ? await getUser(login.userId) : undefined;
     // A password change or disabling ended the logins made before it (CONTRACT section 5).
     const ended = user?.loginsNotBefore !== undefined && (login?.issuedAt ?? 0) < user.loginsNotBefore;
-    return { user: ended ? undefined : user, validUntil: login ? login.expiresAt * 1000 : 0 };
+    const found = ended ? undefined : user;
+    return { user: found, zone: await zoneOf(found), validUntil: login ? login.expiresAt * 1000 : 0 };
   });
   return toPrincipal(entry, 'cookie', hash);
+}
+
+async function zoneOf(user: User | undefined): Promise<string | undefined> {
+  if (!user || user.timeZone) return user?.timeZone;
+  return (await getTenant(user.tenantId))?.timeZone;
 }
 
 /** Forgets every cached lookup: after a change to a user, a key or a login on this instance. */
@@ -62,7 +71,11 @@ async function cached(key: string, load: () => Promise<Omit<Entry, 'cachedAt'>>)
 function toPrincipal(entry: Entry, via: Principal['via'], loginHash?: string): Principal | undefined {
   const { user } = entry;
   if (!user || user.disabled || now() >= entry.validUntil) return undefined;
-  return { ...principalOf(user, via), ...(loginHash && { loginHash }) };
+  return {
+    ...principalOf(user, via),
+    ...(entry.zone && { timeZone: entry.zone }),
+    ...(loginHash && { loginHash }),
+  };
 }
 
 export function principalOf(user: User, via: Principal['via']): Principal {

@@ -3,6 +3,7 @@ import { now } from '../clock';
 import { NotFoundError } from '../errors';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
+import { callerZone } from './caller-zone';
 import type { Dept } from './model';
 import type { Principal } from './principal';
 import * as repository from './repository';
@@ -35,7 +36,7 @@ export async function createDept(
 }
 
 export async function readDept(principal: Principal, deptId: number): Promise<Record<string, unknown>> {
-  return single(deptView(await deptInTenant(principal, deptId)));
+  return single(deptView(await deptInTenant(principal, deptId), callerZone(principal)));
 }
 
 export async function updateDept(

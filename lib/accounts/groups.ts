@@ -3,6 +3,7 @@ import { now } from '../clock';
 import { BadRequestError, NotFoundError } from '../errors';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
+import { callerZone } from './caller-zone';
 import type { Group } from './model';
 import type { Principal } from './principal';
 import * as repository from './repository';
@@ -30,7 +31,7 @@ export async function createGroup(
 }
 
 export async function readGroup(principal: Principal, groupId: number): Promise<Record<string, unknown>> {
-  return single(groupView(await groupInTenant(principal, groupId)));
+  return single(groupView(await groupInTenant(principal, groupId), callerZone(principal)));
 }
 
 export async function updateGroup(

@@ -1,6 +1,8 @@
 export interface Tenant {
   readonly tenantId: number;
   readonly tenantName: string;
+  /** IANA zone of the tenant's users who have none of their own (CONTRACT 5.1). */
+  readonly timeZone?: string;
   readonly createdAt: number;
 }
 
@@ -13,6 +15,8 @@ export interface User {
   readonly disabled: boolean;
   /** The user's dept, if any: `Dept,<id>` permission entries and the dept's groups then apply to them. */
   readonly deptId?: number;
+  /** IANA zone the user reads and writes dates in; else the tenant's, else Service.TimeZoneDefault. */
+  readonly timeZone?: string;
   readonly passwordHash?: string;
   readonly apiKeyHash?: string;
   /**

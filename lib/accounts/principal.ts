@@ -7,6 +7,8 @@ export interface Principal {
   readonly tenantManager: boolean;
   /** The user's dept, if any; whether it is enabled is checked where permissions are resolved. */
   readonly deptId?: number;
+  /** The user's TimeZone, else their tenant's; none: Service.TimeZoneDefault (lib/accounts/caller-zone.ts). */
+  readonly timeZone?: string;
   /** Listed in Security.PrivilegedUsers: passes every permission check and may create tenants. */
   readonly privileged: boolean;
   /** How the caller proved who it is; a login cookie brings the CSRF rule and query strings. */

@@ -52,11 +52,24 @@ export async function putTenant(tenant: Tenant): Promise<void> {
         ...keys.tenant(tenant.tenantId),
         TenantId: tenant.tenantId,
         TenantName: tenant.tenantName,
+        TimeZone: tenant.timeZone,
         CreatedAt: tenant.createdAt,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
+}
+
+export async function getTenant(tenantId: number): Promise<Tenant | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: keys.tenant(tenantId) }));
+  const item = result.Item;
+  if (!item) return undefined;
+  return {
+    tenantId: Number(item.TenantId),
+    tenantName: String(item.TenantName),
+    timeZone: typeof item.TimeZone === 'string' ? item.TimeZone : undefined,
+    createdAt: Number(item.CreatedAt),
+  };
 }
 
 export async function getUser(userId: number): Promise<User | undefined> {
@@ -399,6 +412,7 @@ function fromUser(user: User): Record<string, unknown> {
     TenantManager: user.tenantManager,
     Disabled: user.disabled,
     DeptId: user.deptId,
+    TimeZone: user.timeZone,
     PasswordHash: user.passwordHash,
     ApiKeyHash: user.apiKeyHash,
     PrivilegeGranted: user.privilegeGranted || undefined,
@@ -417,6 +431,7 @@ function toUser(item: Record<string, unknown>): User {
     tenantManager: item.TenantManager === true,
     disabled: item.Disabled === true,
     deptId: item.DeptId === undefined ? undefined : Number(item.DeptId),
+    timeZone: typeof item.TimeZone === 'string' ? item.TimeZone : undefined,
     passwordHash: typeof item.PasswordHash === 'string' ? item.PasswordHash : undefined,
     apiKeyHash: typeof item.ApiKeyHash === 'string' ? item.ApiKeyHash : undefined,
     privilegeGranted: item.PrivilegeGranted === true,

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { id, MAX_LENGTH } from '../bounds';
 import { apiRequest, text } from '../schema';
+import { ianaZone } from '../zoned-time';
 
 const loginId = text({ min: 1, max: MAX_LENGTH.name }).refine(
   (value) => value.trim() === value && !/[\s/\\]/.test(value),
@@ -10,6 +11,12 @@ const loginId = text({ min: 1, max: MAX_LENGTH.name }).refine(
 );
 const password = text({ min: 8, max: MAX_LENGTH.password });
 const name = text({ min: 1, max: MAX_LENGTH.name });
+/** An IANA zone (`Asia/Tokyo`, any case), as the user's or tenant's TimeZone (CONTRACT 5.1). */
+const timeZone = text({ min: 1, max: 64 })
+  .refine((value) => ianaZone(value) !== undefined, {
+    message: 'must be an IANA time zone such as Asia/Tokyo',
+  })
+  .meta({ description: 'IANA time zone of dates read and written through the API, such as Asia/Tokyo' });
 /** A dept of the tenant; 0 takes the user out of their dept. */
 const deptId = id();
 
@@ -18,6 +25,7 @@ export const tenantCreateRequest = z.object({
   TenantName: text({ min: 1, max: MAX_LENGTH.name }),
   AdminLoginId: loginId,
   AdminPassword: password.optional(),
+  TimeZone: timeZone.optional(),
 });
 
 export const userCreateRequest = z.object({
@@ -28,6 +36,7 @@ export const userCreateRequest = z.object({
   TenantManager: z.boolean().optional(),
   Disabled: z.boolean().optional(),
   DeptId: deptId.optional(),
+  TimeZone: timeZone.optional(),
 });
 
 export const userUpdateRequest = z.object({
@@ -38,6 +47,8 @@ export const userUpdateRequest = z.object({
   TenantManager: z.boolean().optional(),
   Disabled: z.boolean().optional(),
   DeptId: deptId.optional(),
+  /** null takes the user's own zone away: the tenant's applies again. */
+  TimeZone: timeZone.nullable().optional(),
 });
 
 /** `"User,<id>"` or `"Dept,<id>"`: the reference's principal forms; groups hold users and depts. */
@@ -80,6 +91,7 @@ export const loginRequest = z.object({
 
 export const userSchema = z
   .object({
+    ApiVersion: z.number(),
     UserId: z.number().int(),
     TenantId: z.number().int(),
     LoginId: z.string(),
@@ -87,8 +99,10 @@ export const userSchema = z
     TenantManager: z.boolean(),
     Disabled: z.boolean(),
     DeptId: z.number().int(),
+    TimeZone: z.string(),
     HasApiKey: z.boolean(),
     Groups: z.array(z.string()),
+    /** `yyyy-MM-ddTHH:mm:ss` in the caller's zone, as record times. */
     CreatedTime: z.string(),
     UpdatedTime: z.string(),
   })
@@ -96,10 +110,14 @@ export const userSchema = z
 
 export const groupSchema = z
   .object({
+    ApiVersion: z.number(),
     GroupId: z.number().int(),
     TenantId: z.number().int(),
     GroupName: z.string(),
     Members: z.array(z.string()),
+    /** The reference's form: `User,<id>,False` (no member is a group admin in Kiroku). */
+    GroupMembers: z.array(z.string()),
+    /** `yyyy-MM-ddTHH:mm:ss` in the caller's zone, as record times. */
     CreatedTime: z.string(),
     UpdatedTime: z.string(),
   })
@@ -107,11 +125,13 @@ export const groupSchema = z
 
 export const deptSchema = z
   .object({
+    ApiVersion: z.number(),
     DeptId: z.number().int(),
     TenantId: z.number().int(),
     DeptCode: z.string(),
     DeptName: z.string(),
     Disabled: z.boolean(),
+    /** `yyyy-MM-ddTHH:mm:ss` in the caller's zone, as record times. */
     CreatedTime: z.string(),
     UpdatedTime: z.string(),
   })

@@ -8,7 +8,7 @@ import type { Principal } from './principal';
 import type { Giver } from './privilege';
 import * as repository from './repository';
 import type { tenantCreateRequest } from './schemas';
-import { createUser } from './users';
+import { createUser, zoneFor } from './users';
 
 /** A new tenant with its first user, a tenant manager, whose API key is shown once in the answer. */
 export async function createTenant(
@@ -21,6 +21,9 @@ export async function createTenant(
     input.AdminLoginId,
     input.AdminPassword,
     principal,
+    undefined,
+    undefined,
+    zoneFor(input.TimeZone),
   );
   return { id: tenantId, message: messages.created(input.TenantName), apiKey };
 }
@@ -33,6 +36,7 @@ export async function insertTenantWithManager(
   giver: Giver,
   name = loginId,
   givenApiKey?: string,
+  timeZone?: string,
 ): Promise<{ tenantId: number; userId: number; apiKey: string }> {
   const tenantId = await repository.nextId('Tenant');
   const { user, apiKey } = await createUser(
@@ -41,7 +45,7 @@ export async function insertTenantWithManager(
     giver,
     givenApiKey ?? true,
   );
-  const tenant = { tenantId, tenantName, createdAt: now() };
+  const tenant = { tenantId, tenantName, timeZone, createdAt: now() };
   await (giver === 'firstStart' ? putFirstTenant(tenant, user.userId) : repository.putTenant(tenant));
   return { tenantId, userId: user.userId, apiKey: apiKey as string };
 }

@@ -3,7 +3,9 @@ import { now } from '../clock';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../errors';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
+import { ianaZone } from '../zoned-time';
 import { forgetCredentials } from './authentication';
+import { callerZone } from './caller-zone';
 import type { User } from './model';
 import type { Principal } from './principal';
 import { type Giver, grantsPrivilege, requireMayManage } from './privilege';
@@ -37,11 +39,16 @@ async function deptIdFor(tenantId: number, deptId: number | undefined): Promise<
   return deptId;
 }
 
+/** A TimeZone as stored: its IANA name in the runtime's spelling (the schema has checked it is one). */
+export function zoneFor(zone: string | null | undefined): string | undefined {
+  return zone ? ianaZone(zone) : undefined;
+}
+
 export async function createUser(
   tenantId: number,
   input: Pick<
     z.infer<typeof userCreateRequest>,
-    'LoginId' | 'Name' | 'Password' | 'TenantManager' | 'Disabled' | 'DeptId'
+    'LoginId' | 'Name' | 'Password' | 'TenantManager' | 'Disabled' | 'DeptId' | 'TimeZone'
   >,
   /** Who gives the login id: a privileged one only a privileged caller (or the first start) may give. */
   giver: Giver,
@@ -59,6 +66,7 @@ export async function createUser(
     tenantManager: input.TenantManager ?? false,
     disabled: input.Disabled ?? false,
     deptId: await deptIdFor(tenantId, input.DeptId),
+    timeZone: zoneFor(input.TimeZone),
     passwordHash: input.Password === undefined ? undefined : await hashPassword(input.Password),
     apiKeyHash: apiKey === undefined ? undefined : hashToken(apiKey),
     privilegeGranted,
@@ -72,7 +80,7 @@ export async function createUser(
 export async function readUser(principal: Principal, userId: number): Promise<Record<string, unknown>> {
   const user = await userInTenant(principal, userId);
   const groups = await repository.groupIdsOf(userId);
-  return single({ ...userView(user), Groups: groups.map((id) => `Group,${id}`) });
+  return single({ ...userView(user, callerZone(principal)), Groups: groups.map((id) => `Group,${id}`) });
 }
 
 /** Managers change anything; a user changes only their own name and password. */
@@ -110,6 +118,7 @@ export async function updateUser(
     tenantManager: input.TenantManager ?? before.tenantManager,
     disabled: input.Disabled ?? before.disabled,
     deptId: input.DeptId === undefined ? before.deptId : await deptIdFor(before.tenantId, input.DeptId),
+    timeZone: input.TimeZone === undefined ? before.timeZone : zoneFor(input.TimeZone),
     passwordHash: input.Password === undefined ? before.passwordHash : await hashPassword(input.Password),
     updatedAt: time,
   };

@@ -7,7 +7,7 @@ import type { UploadState } from './model';
  * What S3 no longer needs after a change to the Binaries table (fed by its stream, functions/binary-objects.ts):
  * the object of a file whose row is gone or points at new content (an overwrite), and what an upload that
  * will never complete leaves (its multipart upload, its held bytes), when its state expires, is dropped, or
- * is replaced by a new first chunk. Kept apart from the requests, so that they need no S3 client for this
+ * is replaced by a new first chunk; and the bytes of an inline file whose record write did not commit. Kept apart from the requests, so that they need no S3 client for this
  * and a failed delete is retried with the stream's batch.
  */
 export interface Cleanup {
@@ -21,6 +21,10 @@ export function cleanupOf(records: readonly DynamoDBRecord[]): Cleanup {
     const before = imageOf(record.dynamodb?.OldImage);
     const after = imageOf(record.dynamodb?.NewImage);
     if (before?.sk === 'BINARY' && before.ObjectKey !== after?.ObjectKey) {
+      cleanup.objects.push(String(before.ObjectKey));
+    }
+    // An inline file's marker gone uncommitted (its record write failed, or never ended): its bytes.
+    if (before?.sk === 'INLINE' && !after && before.Committed !== true) {
       cleanup.objects.push(String(before.ObjectKey));
     }
     if (before?.sk === 'UPLOAD') {

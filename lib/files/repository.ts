@@ -7,7 +7,8 @@ import type { Binary, UploadState } from './model';
 
 /**
  * The Binaries table: each file's row (`T<tenant>#B<GUID>`), each chunked upload's state
- * (`T<tenant>#U<key>`, expiring), and the BinaryId counter. Every key but the counter starts with the
+ * (`T<tenant>#U<key>`, expiring), the marker of an inline file's bytes until its record write commits
+ * (`T<tenant>#B<GUID>` `INLINE`, expiring), and the BinaryId counter. Every key but the counter starts with the
  * tenant, so another tenant's GUID is simply not found.
  */
 
@@ -20,6 +21,8 @@ export const binaryKeys = {
   counter: () => ({ pk: 'COUNTER', sk: 'BINARYID' }),
   binary: (tenantId: number, guid: string) => ({ pk: `T${tenantId}#B${guid}`, sk: 'BINARY' }),
   upload: (tenantId: number, key: string) => ({ pk: `T${tenantId}#U${key}`, sk: 'UPLOAD' }),
+  /** An inline file's bytes, written before the record write that attaches them (lib/files/inline-files.ts). */
+  inline: (tenantId: number, guid: string) => ({ pk: `T${tenantId}#B${guid}`, sk: 'INLINE' }),
 } as const;
 
 export async function nextBinaryId(): Promise<number> {

@@ -8,7 +8,12 @@ import {
   OverLimitSizeError,
   OverTotalLimitSizeError,
 } from '../errors';
-import { type InlineEntry, storeInlineFile } from '../files/inline-files';
+import {
+  commitInlineItem,
+  discardingOnFailure,
+  type InlineEntry,
+  storeInlineFile,
+} from '../files/inline-files';
 import type { Binary } from '../files/model';
 import * as repository from '../files/repository';
 import type { Site } from '../sites/model';
@@ -23,6 +28,7 @@ import type { Attachment, ItemRecord } from './model';
  */
 
 export type TransactItem =
+  | ReturnType<typeof commitInlineItem>
   | ReturnType<typeof repository.attachItem>
   | ReturnType<typeof repository.replaceContentItem>
   | ReturnType<typeof repository.deleteItem>
@@ -79,9 +85,26 @@ export async function planAttachments(
   texts: readonly (string | undefined)[],
   time: number,
 ): Promise<AttachmentPlan> {
+  // Inline files already stored when a later entry is refused leave no bytes behind.
+  const items: TransactItem[] = [];
+  return discardingOnFailure(
+    () => items,
+    () => plan(items, principal, site, recordId, before, requested, texts, time),
+  );
+}
+
+async function plan(
+  items: TransactItem[],
+  principal: Principal,
+  site: Site,
+  recordId: number,
+  before: ItemRecord | undefined,
+  requested: Readonly<Record<string, readonly Attachment[]>>,
+  texts: readonly (string | undefined)[],
+  time: number,
+): Promise<AttachmentPlan> {
   const owned = new Set(guidsOf(before?.fields.Attachments ?? {}));
   const columns: Record<string, Attachment[]> = {};
-  const items: TransactItem[] = [];
   const listed = new Set<string>();
   for (const [column, entries] of Object.entries(requested)) {
     const list: Attachment[] = [];
@@ -91,7 +114,7 @@ export async function planAttachments(
       if (typeof entry.Base64 === 'string' || typeof entry.Base64Binary === 'string') {
         // Inline: always a new file under a new GUID, as the reference does.
         const binary = await storeInlineFile(principal, recordId, column, entry as InlineEntry, time);
-        items.push(repository.insertItem(binary));
+        items.push(repository.insertItem(binary), commitInlineItem(binary));
         list.push(entryOf(binary, binary.fileName));
         changed = true;
         continue;

@@ -1,11 +1,12 @@
 import type { Principal } from '../accounts/principal';
-import { BadRequestError } from '../errors';
+import { BadRequestError, ForbiddenError } from '../errors';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
 import { recordHolders } from '../sites/model';
-import { Permission, requirePermission, siteInTenant } from '../sites/permissions';
+import { Permission, requirePermission, siteInTenant, sitePermission } from '../sites/permissions';
 import { compileViewFor } from './record-get';
+import { grantedRecords } from './record-permissions';
 import { deleteRecords } from './record-repository';
 import { selectAll } from './record-select';
 import { requireUnlocked } from './records';
@@ -30,7 +31,12 @@ export async function bulkDelete(
 ): Promise<Outcome> {
   const site = await siteInTenant(principal, siteId);
   if (!recordHolders.has(site.referenceType)) throw new BadRequestError(`site ${siteId} holds no records`);
-  await requirePermission(principal, site, Permission.Delete);
+  // Without Delete on the site, only records whose own rows give Delete can be deleted (and are selected).
+  const wholeSite = ((await sitePermission(principal, site)) & Permission.Delete) !== 0;
+  const granted = wholeSite ? [] : await grantedRecords(principal, site, Permission.Delete);
+  if (!wholeSite && granted.length === 0) {
+    throw new ForbiddenError(`user ${principal.userId} may delete nothing in site ${siteId}`);
+  }
   if (input.PhysicalDelete) await requirePermission(principal, site, Permission.ManageSite);
   const view = compileViewFor(principal, site, input.View);
   const selected = new Set(input.Selected ?? []);
@@ -38,7 +44,8 @@ export async function bulkDelete(
     throw new BadRequestError('bulkdelete without Selected, All or a View that filters');
   }
   const limits = await useApiCall(site);
-  const records = (await selectAll([site], view)).filter((record) =>
+  const candidates = wholeSite ? await selectAll([site], view) : granted.filter(view.filter);
+  const records = candidates.filter((record) =>
     input.All === true
       ? !selected.has(record.recordId)
       : selected.size === 0 || selected.has(record.recordId),

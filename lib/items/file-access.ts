@@ -11,10 +11,10 @@ import { type Answer, answerOf, receiveFile, type StoredFile } from '../files/up
 import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
-import type { Site } from '../sites/model';
 import { Permission, siteInTenant, sitePermission } from '../sites/permissions';
 import { checkColumnLimits, columnSettings, entryOf } from './attachments';
 import type { Attachment, ItemRecord } from './model';
+import { canOnRecord, recordPermission } from './record-permissions';
 import * as records from './record-repository';
 import { recordInTenant, requireUnlocked } from './records';
 
@@ -109,18 +109,19 @@ async function readableFile(principal: Principal, guid: string): Promise<Binary>
     : undefined;
   if (!binary) throw new NotFoundError(`no file ${guid} in tenant ${principal.tenantId}`);
   if (!binary.attached && binary.creator === principal.userId) return binary;
-  const site = await siteOfReference(principal, binary.referenceId);
-  if (site && (await sitePermission(principal, site)) & Permission.Read) return binary;
+  if (await canReadReference(principal, binary.referenceId)) return binary;
   throw new NotFoundError(`user ${principal.userId} may not read file ${guid}`);
 }
 
 const GUID = /^[0-9A-F]{32}$/;
 
-async function siteOfReference(principal: Principal, id: number): Promise<Site | undefined> {
+/** Read on the site a file belongs to, or on its record (the site's Read or the record's own rows). */
+async function canReadReference(principal: Principal, id: number): Promise<boolean> {
   const item = await records.findItem(principal.tenantId, id);
-  if (item?.kind === 'site') return item.site;
-  if (item?.kind === 'record') return siteInTenant(principal, item.record.siteId).catch(() => undefined);
-  return undefined;
+  if (item?.kind === 'site') return ((await sitePermission(principal, item.site)) & Permission.Read) !== 0;
+  if (item?.kind !== 'record') return false;
+  const site = await siteInTenant(principal, item.record.siteId).catch(() => undefined);
+  return site !== undefined && canOnRecord(principal, site, item.record, Permission.Read);
 }
 
 /** The path GUID of `{guid}/upload`: a file the caller can read, attached to a record. */
@@ -133,11 +134,11 @@ async function attachedFile(principal: Principal, guid: string): Promise<{ binar
 /** The record may take an upload from the caller: 404 unless readable, 405 when locked, 403 without Update. */
 async function writableRecord(principal: Principal, recordId: number) {
   const { site, record } = await recordInTenant(principal, recordId);
-  const bits = await sitePermission(principal, site);
+  const bits = await recordPermission(principal, site, record);
   if (!(bits & Permission.Read)) throw new NotFoundError(`user ${principal.userId} cannot read ${recordId}`);
   await requireUnlocked(principal, record);
   if (!(bits & Permission.Update)) {
-    throw new ForbiddenError(`user ${principal.userId} lacks Update on site ${site.siteId}`);
+    throw new ForbiddenError(`user ${principal.userId} lacks Update on record ${recordId}`);
   }
   return { site, record };
 }

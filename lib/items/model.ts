@@ -33,6 +33,8 @@ export interface ItemRecord {
   readonly progressRate?: number;
   /** Newest first; a write adds one at most (reference 4). */
   readonly comments?: readonly Comment[];
+  /** Record-level permission rows (`User,<id>,<bits>`...), set by update only (lib/items/record-permissions.ts). */
+  readonly permissions?: readonly string[];
   readonly locked: boolean;
   readonly lockedBy?: number;
   readonly lockedAt?: number;

@@ -1,17 +1,17 @@
+import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
 import { NotFoundError, UnsupportedInputError } from '../errors';
 import type { Reading } from '../results';
 import { useApiCall } from '../sites/api-limit';
-import { integratedSites } from '../sites/integrated-sites';
 import { recordHolders, type Site } from '../sites/model';
-import { Permission, requirePermission, siteInTenant, sitePermission } from '../sites/permissions';
+import { Permission, requirePermission, siteInTenant } from '../sites/permissions';
 import { siteView } from '../sites/views';
-import { callerZone } from './caller-zone';
 import { keyValues } from './key-values';
+import { canOnRecord, readableInSite } from './record-permissions';
 import * as repository from './record-repository';
 import { loadingAll, noScripts, type RecordScripts } from './record-scripts';
-import { selectRecords } from './record-select';
+import { selectVisible } from './record-select';
 import { type CompiledView, compileView, type RecordSearch, withSearch } from './view/view';
 import { legacyRecordView, recordView } from './views';
 
@@ -80,9 +80,14 @@ export async function readItem(
     return { response: { Data: siteView(site) } };
   }
   if (!recordHolders.has(site.referenceType)) throw new NotFoundError(`site ${id} holds no records`);
-  // A table the caller may not read answers as if it did not exist (getsite says 403).
-  if (((await sitePermission(principal, site)) & Permission.Read) === 0) {
-    throw new NotFoundError(`user ${principal.userId} may not read site ${site.siteId}`);
+  // What the caller may read: a record by its site's Read or its own rows; a table's records by its Read,
+  // else those whose own rows let them. A table or record the caller may not read answers as if it did
+  // not exist (getsite says 403).
+  const access = item.kind === 'record' ? undefined : await readableInSite(principal, site);
+  if (
+    item.kind === 'record' ? !(await canOnRecord(principal, site, item.record, Permission.Read)) : !access
+  ) {
+    throw new NotFoundError(`user ${principal.userId} may not read ${id}`);
   }
   const compiled = compileViewFor(principal, site, input.View, true);
   const asKeyValues = keyValuesAsked(compiled.properties.ApiDataType);
@@ -92,18 +97,18 @@ export async function readItem(
   const zone = callerZone(principal);
   // Each item echoes the ApiVersion asked; below 1.1 the fields are flat (reference 1.2).
   const version = input.ApiVersion === undefined ? 1.1 : Number(input.ApiVersion);
-  // A site's read shows its integrated sites' records too; they are all of its kind, so one view fits.
-  const sites = item.kind === 'site' ? await integratedSites(principal, site) : [site];
   const view = await withSearch(
     compiled,
     principal.tenantId,
-    sites.map((each) => each.siteId),
+    access ? access.siteIds : [site.siteId],
     search,
   );
   const selection =
     item.kind === 'record'
       ? { totalCount: view.filter(item.record) ? 1 : 0, page: view.filter(item.record) ? [item.record] : [] }
-      : await selectRecords(sites, view, { offset, pageSize });
+      : await selectVisible(access?.readable ?? [], access?.granted ?? [], view, { offset, pageSize });
+  // The sites the page's records come from, for scripts (a site's read shows its integrated sites' too).
+  const sites = access ? access.sites : [site];
   // WhenloadingRecord scripts may change what is shown, never what is stored.
   const page = await loadingAll(scripts, sites, selection.page);
   const data = asKeyValues

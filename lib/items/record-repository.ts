@@ -9,6 +9,7 @@ import { isConditionFailure } from '../storage/conditions';
 import { assertItemSize } from '../storage/queries';
 import { isTransactionConflict } from '../storage/retry';
 import type { ItemRecord, RecordFields } from './model';
+import { permissionRowWrites } from './record-permission-rows';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -46,6 +47,7 @@ export async function insertRecord(record: ItemRecord, extra: readonly TransactI
       { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
       count(record, 1),
       statusCount(record, 1),
+      ...permissionRowWrites(undefined, record),
       ...extra,
     ],
     'site',
@@ -73,6 +75,7 @@ export async function updateRecord(
       ...((before.status ?? 0) === (after.status ?? 0)
         ? []
         : [statusCount(before, -1), statusCount(after, 1)]),
+      ...permissionRowWrites(before, after),
       ...extra,
     ],
     'version',
@@ -92,39 +95,52 @@ export async function deleteRecord(record: ItemRecord): Promise<void> {
       },
       count(record, -1),
       statusCount(record, -1),
+      ...permissionRowWrites(record, undefined),
     ],
     'version',
   );
 }
 
 /**
- * Deletes records of one site, each only if unchanged since read (its Ver), 90 and the site's counts to
- * a transaction: each transaction is whole, a later one may still find a record changed (404).
+ * Deletes records of one site, each only if unchanged since read (its Ver), with their permission rows,
+ * in transactions of at most 90 records and the site's counts: each transaction is whole, a later one may
+ * still find a record changed (404).
  */
 export async function deleteRecords(records: readonly ItemRecord[]): Promise<void> {
-  for (let start = 0; start < records.length; start += 90) {
-    // Room for the site count and one count per Status among them.
-    const part = records.slice(start, start + 90);
+  let part: ItemRecord[] = [];
+  let size = 0;
+  const flush = async () => {
     const [first] = part;
-    if (!first) return;
-    await write(
-      [
-        ...part.map(
-          (record): TransactItem => ({
-            Delete: {
-              TableName: table(),
-              Key: itemKeys.item(record.tenantId, record.recordId),
-              ConditionExpression: 'Ver = :ver',
-              ExpressionAttributeValues: { ':ver': record.ver },
-            },
-          }),
-        ),
-        count(first, -part.length),
-        ...statusCounts(part, -1),
-      ],
-      'version',
-    );
+    if (first)
+      await write(
+        [...part.flatMap(deletion), count(first, -part.length), ...statusCounts(part, -1)],
+        'version',
+      );
+    part = [];
+    size = 0;
+  };
+  for (const record of records) {
+    // Room for the site count and one count per Status among them.
+    const cost = deletion(record).length + 1;
+    if (size + cost > 90) await flush();
+    part.push(record);
+    size += cost;
   }
+  await flush();
+}
+
+function deletion(record: ItemRecord): TransactItem[] {
+  return [
+    {
+      Delete: {
+        TableName: table(),
+        Key: itemKeys.item(record.tenantId, record.recordId),
+        ConditionExpression: 'Ver = :ver',
+        ExpressionAttributeValues: { ':ver': record.ver },
+      },
+    },
+    ...permissionRowWrites(record, undefined),
+  ];
 }
 
 /** A record to write in a batch: new (`before` absent) or replacing `before` if unchanged since read. */
@@ -147,7 +163,7 @@ export async function writeRecords(site: Site, writes: readonly RecordWrite[]): 
     size = 0;
   };
   for (const next of writes) {
-    const cost = 1 + next.extra.length;
+    const cost = 1 + next.extra.length + permissionRowWrites(next.before, next.after).length;
     const repeated = chunk.some((other) => other.after.recordId === next.after.recordId);
     if (repeated || size + cost > 80) await flush();
     chunk.push(next);
@@ -183,7 +199,7 @@ function recordWrites(site: Site, writes: readonly RecordWrite[]): TransactItem[
           }
         : { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
     });
-    items.push(...extra);
+    items.push(...permissionRowWrites(before, after), ...extra);
     if (before) move(before, -1);
     move(after, 1);
   }
@@ -325,6 +341,7 @@ export function fromRecord(record: ItemRecord): Record<string, unknown> {
     WorkValue: record.workValue,
     ProgressRate: record.progressRate,
     Comments: record.comments?.length ? record.comments : undefined,
+    RecordPermissions: record.permissions?.length ? [...record.permissions] : undefined,
     // Empty maps are left out (toRecord restores them): the local stream poller's SDK reads an empty map
     // back as no value at all, which stream handlers then fail to unmarshall.
     Fields: nonEmpty(record.fields),
@@ -368,6 +385,7 @@ export function toRecord(item: Record<string, unknown>): ItemRecord {
     workValue: optionalNumber(item.WorkValue),
     progressRate: optionalNumber(item.ProgressRate),
     comments: Array.isArray(item.Comments) ? (item.Comments as ItemRecord['comments']) : undefined,
+    permissions: Array.isArray(item.RecordPermissions) ? item.RecordPermissions.map(String) : undefined,
     locked: item.Locked === true,
     lockedBy: typeof item.LockedBy === 'number' ? item.LockedBy : undefined,
     lockedAt: typeof item.LockedAt === 'number' ? item.LockedAt : undefined,

@@ -34,6 +34,26 @@ export async function selectRecords(
   return { totalCount, page: walk.matches.slice(paging.offset, end) };
 }
 
+/**
+ * As selectRecords, with `granted` records (of sites the caller may not read whole, that their own rows
+ * let them read) among the candidates: then every candidate is filtered and sorted, which reads the
+ * readable sites whole; a caller who reads only by record rows reads only those records.
+ */
+export async function selectVisible(
+  readable: readonly Site[],
+  granted: readonly ItemRecord[],
+  view: CompiledView,
+  paging: { offset: number; pageSize: number },
+): Promise<Selection> {
+  if (granted.length === 0) return selectRecords(readable, view, paging);
+  const all = [
+    ...(readable.length > 0 ? await selectAll(readable, view) : []),
+    ...granted.filter(view.filter),
+  ];
+  all.sort(view.compare);
+  return { totalCount: all.length, page: all.slice(paging.offset, paging.offset + paging.pageSize) };
+}
+
 /** Every record of the sites that the View selects, in its order (bulk deletes, upsert matches). */
 export async function selectAll(sites: readonly Site[], view: CompiledView): Promise<ItemRecord[]> {
   const walk = await walkRecent(sites, view.statuses, view.filter, Number.POSITIVE_INFINITY);

@@ -1,7 +1,9 @@
+import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { getUser } from '../accounts/repository';
 import { now } from '../clock';
 import { BadRequestError, LockedRecordError, NotFoundError, UnsupportedInputError } from '../errors';
+import { discardingOnFailure } from '../files/inline-files';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
@@ -10,10 +12,10 @@ import { Permission, requirePermission, siteInTenant } from '../sites/permission
 import { nextItemId } from '../sites/store';
 import { retryOnConcurrentChange } from '../storage/retry';
 import { planAttachments } from './attachments';
-import { callerZone } from './caller-zone';
 import type { Comment, ItemRecord } from './model';
 import { mergeFields } from './record-fields';
 import { peopleAndTimes } from './record-people-and-times';
+import { checkedRecordPermissions, requireOnRecord } from './record-permissions';
 import type { TransactItem } from './record-repository';
 import * as repository from './record-repository';
 import { noScripts, type RecordScripts } from './record-scripts';
@@ -30,8 +32,14 @@ export async function createRecord(
   await requirePermission(principal, site, Permission.Create);
   const limits = await useApiCall(site);
   const { record: draft, extra } = await newRecord(principal, site, input, await nextItemId(), now());
-  const record = await scripts.before('BeforeCreate', site, draft);
-  await retryOnConcurrentChange(() => repository.insertRecord(record, extra));
+  const record = await discardingOnFailure(
+    () => extra,
+    async () => {
+      const checked = await scripts.before('BeforeCreate', site, draft);
+      await retryOnConcurrentChange(() => repository.insertRecord(checked, extra));
+      return checked;
+    },
+  );
   await scripts.after('AfterCreate', site, record);
   return { id: record.recordId, message: messages.created(record.title), ...limits };
 }
@@ -48,7 +56,7 @@ export async function updateRecord(
   scripts: RecordScripts = noScripts,
 ): Promise<Outcome> {
   const { site, record } = await recordInTenant(principal, id);
-  await requirePermission(principal, site, Permission.Update);
+  await requireOnRecord(principal, site, record, Permission.Update);
   const limits = await useApiCall(site);
   let read: ItemRecord | undefined = record;
   const title = await retryOnConcurrentChange(async () => {
@@ -56,8 +64,14 @@ export async function updateRecord(
     read = undefined;
     await requireUnlocked(principal, before);
     const { after: draft, extra } = await changedRecord(principal, site, before, input, now());
-    const after = await scripts.before('BeforeUpdate', site, draft, before);
-    await repository.updateRecord(before, after, extra);
+    const after = await discardingOnFailure(
+      () => extra,
+      async () => {
+        const checked = await scripts.before('BeforeUpdate', site, draft, before);
+        await repository.updateRecord(before, checked, extra);
+        return checked;
+      },
+    );
     await scripts.after('AfterUpdate', site, after, before);
     return after.title;
   });
@@ -124,6 +138,9 @@ export async function changedRecord(
   const locking = input.Locked === true && !before.locked;
   const locked = input.Locked ?? before.locked;
   const { fields, people } = checkedInput(principal, site, input, before);
+  const permissions = input.RecordPermissions
+    ? await checkedRecordPermissions(principal, site, before, input.RecordPermissions)
+    : before.permissions;
   const body = input.Body ?? before.body;
   const files = await planAttachments(
     principal,
@@ -142,6 +159,7 @@ export async function changedRecord(
     ...people,
     comments: withComment(before.comments, input.Comments, principal, time),
     fields: { ...fields, Attachments: files.columns },
+    permissions: permissions?.length ? permissions : undefined,
     locked,
     lockedBy: locking ? principal.userId : locked ? before.lockedBy : undefined,
     lockedAt: locking ? time : locked ? before.lockedAt : undefined,
@@ -158,7 +176,7 @@ export async function deleteRecord(
   scripts: RecordScripts = noScripts,
 ): Promise<Outcome> {
   const { site, record: first } = await recordInTenant(principal, id);
-  await requirePermission(principal, site, Permission.Delete);
+  await requireOnRecord(principal, site, first, Permission.Delete);
   const limits = await useApiCall(site);
   let read: ItemRecord | undefined = first;
   const title = await retryOnConcurrentChange(async () => {

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { deeperThan, freeForm, MAX_JSON_DEPTH, MAX_LENGTH, id as storedId } from '../bounds';
 import { apiRequest, boolean, decimal, integer, pagedSchema, text } from '../schema';
+import { PERMISSION_ENTRY } from '../sites/model';
 import { parseDateTime } from '../zoned-time';
 
 /** A field of a feature Kiroku lacks: taken only to be refused by name (lib/items/records.ts). */
@@ -62,6 +63,15 @@ export const recordFields = {
   CompletionTime: z.string().max(40).nullable().optional(),
   WorkValue: decimal().nullable().optional(),
   ProgressRate: decimal().nullable().optional(),
+  /**
+   * Record-level permission rows (lib/items/record-permissions.ts): replace the record's rows on update,
+   * ignored on create as in the reference; null changes nothing.
+   */
+  RecordPermissions: z
+    .array(z.string().regex(PERMISSION_ENTRY, { message: 'an entry is "User|Group|Dept,<id>,<bits>"' }))
+    .max(1000)
+    .nullable()
+    .optional(),
   // Shown by get, ignored by create and update; an upsert may match on them (reference 4, 6).
   ResultId: integer({ min: 0 }).optional(),
   IssueId: integer({ min: 0 }).optional(),
@@ -91,6 +101,7 @@ export type RecordWriteInput = Record<string, unknown> & {
   CompletionTime?: string | null;
   WorkValue?: number | null;
   ProgressRate?: number | null;
+  RecordPermissions?: readonly string[] | null;
 };
 
 export const recordGetRequest = z.object({

@@ -1,6 +1,7 @@
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
 import { ForbiddenError, InvalidJsonError, MultipleMatchesError, UpsertKeyError } from '../errors';
+import { discardingOnFailure } from '../files/inline-files';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
@@ -9,6 +10,7 @@ import { Permission, siteInTenant, sitePermission } from '../sites/permissions';
 import { reserveItemIds } from '../sites/store';
 import type { ItemRecord } from './model';
 import { compileViewFor } from './record-get';
+import { canOnRecord, grantedRecords } from './record-permissions';
 import { type RecordWrite, writeRecords } from './record-repository';
 import { selectAll } from './record-select';
 import {
@@ -22,6 +24,7 @@ import {
 } from './records';
 import type { RecordWriteInput } from './schemas';
 import { columnsOf, idColumnName } from './view/columns';
+import type { CompiledView } from './view/view';
 
 /**
  * `upsert` and `bulkupsert` (reference/pleasanter-items-api.md 6, 7): Keys name columns whose values in
@@ -68,9 +71,13 @@ function keysMatch(
   return (record) => tests.every((test) => test(record));
 }
 
+/** Create or Update on the site, or Update on some record of it by the record's own rows. */
 async function requireWriter(principal: Principal, site: Site): Promise<void> {
   const bits = await sitePermission(principal, site);
-  if ((bits & (Permission.Create | Permission.Update)) === 0) {
+  if (
+    (bits & (Permission.Create | Permission.Update)) === 0 &&
+    (await grantedRecords(principal, site, Permission.Update)).length === 0
+  ) {
     throw new ForbiddenError(`user ${principal.userId} may neither create nor update in site ${site.siteId}`);
   }
 }
@@ -125,24 +132,65 @@ export async function bulkUpsert(
     for (const record of await selectAll([site], view)) current.set(record.recordId, record);
   const time = now();
   // Ids of the sequence have gaps anyway: reserving one per item costs one write.
-  let nextId = await reserveItemIds(input.Data.length || 1);
+  const nextId = await reserveItemIds(input.Data.length || 1);
   const writes: RecordWrite[] = [];
+  const plan: BulkPlan = {
+    principal,
+    site,
+    data: input.Data,
+    create: input.KeyNotFoundCreate !== false,
+    mayCreate: (bits & Permission.Create) !== 0,
+    view,
+    matchers,
+    current,
+    firstId: nextId,
+    time,
+  };
+  const created = await discardingOnFailure(
+    () => writes.flatMap((write) => write.extra),
+    () => planAndWrite(plan, writes),
+  );
+  const message = messages.bulkUpserted(site.title, created, writes.length - created);
+  return { id: siteId, message, ...limits };
+}
+
+interface BulkPlan {
+  readonly principal: Principal;
+  readonly site: Site;
+  readonly data: readonly RecordWriteInput[];
+  /** KeyNotFoundCreate: an item that matches nothing is created. */
+  readonly create: boolean;
+  /** Create on the site. */
+  readonly mayCreate: boolean;
+  readonly view: CompiledView;
+  readonly matchers: readonly (Match | undefined)[];
+  /** The records as they stand after each item, by id. */
+  readonly current: Map<number, ItemRecord>;
+  readonly firstId: number;
+  readonly time: number;
+}
+
+/** bulkupsert's items in order, each checked into `writes`, then written; the count of records created. */
+async function planAndWrite(plan: BulkPlan, writes: RecordWrite[]): Promise<number> {
+  const { principal, site, view, current, time } = plan;
+  let nextId = plan.firstId;
   let created = 0;
-  for (const [index, item] of input.Data.entries()) {
-    const matcher = matchers[index];
+  for (const [index, item] of plan.data.entries()) {
+    const matcher = plan.matchers[index];
     const found = matcher
       ? [...current.values()].filter((record) => view.filter(record) && matcher(record))
       : [];
     if (found.length > 1) throw new MultipleMatchesError(`item ${index + 1}: ${found.length} records match`);
     const [before] = found;
     if (before) {
-      if ((bits & Permission.Update) === 0) throw new ForbiddenError(`item ${index + 1}: no Update`);
+      if (!(await canOnRecord(principal, site, before, Permission.Update)))
+        throw new ForbiddenError(`item ${index + 1}: no Update`);
       await requireUnlocked(principal, before);
       const { after, extra } = await changedRecord(principal, site, before, item, time);
       writes.push({ before, after, extra });
       current.set(after.recordId, after);
-    } else if (input.KeyNotFoundCreate !== false) {
-      if ((bits & Permission.Create) === 0) throw new ForbiddenError(`item ${index + 1}: no Create`);
+    } else if (plan.create) {
+      if (!plan.mayCreate) throw new ForbiddenError(`item ${index + 1}: no Create`);
       const { record, extra } = await newRecord(principal, site, item, nextId++, time);
       writes.push({ after: record, extra });
       current.set(record.recordId, record);
@@ -150,6 +198,5 @@ export async function bulkUpsert(
     }
   }
   await writeRecords(site, writes);
-  const message = messages.bulkUpserted(site.title, created, writes.length - created);
-  return { id: siteId, message, ...limits };
+  return created;
 }

@@ -1,7 +1,7 @@
+import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
 import { BadRequestError } from '../errors';
-import { callerZone } from '../items/caller-zone';
 import { recordCount, recordPage } from '../items/record-repository';
 import { recordView } from '../items/views';
 import { recordHolders, type Site } from '../sites/model';

@@ -1,8 +1,8 @@
+import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { tenantOfPrincipal } from '../accounts/repository';
 import { now } from '../clock';
 import { BadRequestError } from '../errors';
-import { callerZone } from '../items/caller-zone';
 import type { ItemRecord } from '../items/model';
 import { mergeFields } from '../items/record-fields';
 import type { Outcome } from '../results';

@@ -64,6 +64,7 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
     request: { ApiKey },
     answer: paged([
       {
+        ApiVersion: 1.1,
         UserId: 3,
         TenantId: 1,
         LoginId: 'tanaka',
@@ -71,6 +72,7 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
         TenantManager: false,
         Disabled: false,
         DeptId: 1,
+        TimeZone: 'Asia/Tokyo',
         HasApiKey: true,
         Groups: ['Sales'],
         ...stamps,
@@ -94,7 +96,15 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
   'groups-get': {
     request: { ApiKey },
     answer: paged([
-      { GroupId: 4, TenantId: 1, GroupName: 'Sales', Members: ['User,3', 'Dept,1'], ...stamps },
+      {
+        ApiVersion: 1.1,
+        GroupId: 4,
+        TenantId: 1,
+        GroupName: 'Sales',
+        Members: ['User,3', 'Dept,1'],
+        GroupMembers: ['User,3,False', 'Dept,1,False'],
+        ...stamps,
+      },
     ]),
   },
   'groups-update': {
@@ -109,7 +119,15 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
   'depts-get': {
     request: { ApiKey },
     answer: paged([
-      { DeptId: 1, TenantId: 1, DeptCode: 'S1', DeptName: 'Sales', Disabled: false, ...stamps },
+      {
+        ApiVersion: 1.1,
+        DeptId: 1,
+        TenantId: 1,
+        DeptCode: 'S1',
+        DeptName: 'Sales',
+        Disabled: false,
+        ...stamps,
+      },
     ]),
   },
   'depts-update': {

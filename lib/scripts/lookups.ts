@@ -1,5 +1,7 @@
+import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { OverLimitApiError } from '../errors';
+import { canOnRecord, grantedRecords } from '../items/record-permissions';
 import { findItem, recordPage } from '../items/record-repository';
 import { useApiCall } from '../sites/api-limit';
 import { closestSiteId } from '../sites/closest-site-lookup';
@@ -19,9 +21,22 @@ export async function getItems(principal: Principal, id: number): Promise<unknow
   const item = await findItem(principal.tenantId, id);
   if (!item) return null;
   const site = item.kind === 'site' ? item.site : await getSite(principal.tenantId, item.record.siteId);
-  if (!site || !(await canRead(principal, site))) return null;
-  if (item.kind === 'record') return [toModel(site, item.record)];
-  return (await recordPage(site, 0, PAGE_SIZE)).map((record) => toModel(site, record));
+  if (!site) return null;
+  if (item.kind === 'record') {
+    return (await canOnRecord(principal, site, item.record, Permission.Read))
+      ? [toModel(site, item.record, callerZone(principal))]
+      : null;
+  }
+  if (await canRead(principal, site)) {
+    return (await recordPage(site, 0, PAGE_SIZE)).map((record) =>
+      toModel(site, record, callerZone(principal)),
+    );
+  }
+  // Without Read on the site, the records whose own rows let the caller read them (CONTRACT 5.1).
+  const granted = await grantedRecords(principal, site, Permission.Read);
+  return granted.length > 0
+    ? granted.slice(0, PAGE_SIZE).map((record) => toModel(site, record, callerZone(principal)))
+    : null;
 }
 
 /** items.GetSite(id): the site's apiModel, or null. */

@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { decimal, int32, MAX_LENGTH } from '../bounds';
-import { serviceZone } from '../items/caller-zone';
 import type { ItemRecord } from '../items/model';
 import { mergeFields } from '../items/record-fields';
 import { type Family, families, recordFields } from '../items/schemas';
@@ -17,8 +16,9 @@ export type FlatModel = Record<string, unknown>;
 
 const hashes = ['ClassHash', 'NumHash', 'DateHash', 'DescriptionHash', 'CheckHash', 'AttachmentsHash'];
 
-export function toModel(site: Site, record: ItemRecord): FlatModel {
-  const view = recordView(site, record, serviceZone());
+/** `zone`: the caller's (lib/accounts/caller-zone.ts), as the record API answers them. */
+export function toModel(site: Site, record: ItemRecord, zone: string): FlatModel {
+  const view = recordView(site, record, zone);
   const model: FlatModel = {};
   for (const [key, value] of Object.entries(view)) {
     if (value === undefined) continue;
@@ -67,6 +67,7 @@ export function applyModel(
   before: FlatModel,
   after: FlatModel,
   script: string,
+  zone: string,
 ): ItemRecord {
   const changes: Record<string, unknown> = {};
   for (const field of Object.keys(before)) {
@@ -94,7 +95,7 @@ export function applyModel(
     title: Title ?? record.title,
     body: Body ?? record.body,
     status: Status ?? record.status,
-    fields: { ...mergeFields(columns, serviceZone(), record.fields), Attachments: record.fields.Attachments },
+    fields: { ...mergeFields(columns, zone, record.fields), Attachments: record.fields.Attachments },
   };
 }
 

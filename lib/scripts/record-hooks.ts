@@ -1,3 +1,4 @@
+import { callerZone } from '../accounts/caller-zone';
 import type { ItemRecord } from '../items/model';
 import type { RecordScripts } from '../items/record-scripts';
 import type { Site } from '../sites/model';
@@ -14,6 +15,7 @@ import { type LookupKey, RequestScripts, type RunOutcome, type ScriptRequest } f
  */
 export function recordScripts(request: ScriptRequest): RecordScripts {
   const { principal } = request;
+  const zone = callerZone(principal);
   const lookup = (key: LookupKey) => {
     if (key.kind === 'GetClosestSite') return closestSiteModel(principal, key.originId, key.name);
     return key.kind === 'Get' ? getItems(principal, key.id) : getSiteModel(principal, key.id);
@@ -22,12 +24,12 @@ export function recordScripts(request: ScriptRequest): RecordScripts {
 
   /** The record as the scripts left it; a refusal or a failure stops the request. */
   const changed = async (condition: Condition, site: Site, record: ItemRecord, saved?: ItemRecord) => {
-    const model = toModel(site, record);
-    const outcome = await scripts.run(condition, site, model, saved && toModel(site, saved));
+    const model = toModel(site, record, zone);
+    const outcome = await scripts.run(condition, site, model, saved && toModel(site, saved, zone));
     if (!outcome) return record;
     const done = finished(outcome);
     if (done.error !== undefined) throw new ServerScriptRefusal(done.error, done.script);
-    return applyModel(record, model, done.model, done.script);
+    return applyModel(record, model, done.model, done.script, zone);
   };
 
   return {
@@ -37,7 +39,7 @@ export function recordScripts(request: ScriptRequest): RecordScripts {
       return condition === 'BeforeDelete' ? record : after;
     },
     after: async (condition, site, record, saved) => {
-      await scripts.run(condition, site, toModel(site, record), saved && toModel(site, saved));
+      await scripts.run(condition, site, toModel(site, record, zone), saved && toModel(site, saved, zone));
     },
     loading: (site, record) => changed('WhenloadingRecord', site, record),
   };

@@ -45,6 +45,20 @@ export function isSiteIdEntry(entry: string): boolean {
  * server-script API.
  */
 export async function integratedSites(principal: Principal, site: Site): Promise<Site[]> {
+  const readable = readableBy(principal);
+  const kept: Site[] = [];
+  for (const candidate of await integratedSiteCandidates(site)) {
+    if (await readable(candidate)) kept.push(candidate);
+  }
+  return kept;
+}
+
+/**
+ * The sites integratedSites considers, before the caller's site-level Read is asked: the site itself first,
+ * then the sites its entries name that are of its ReferenceType and not being deleted. A record read takes
+ * from those the caller may not read the records whose own permission rows let them.
+ */
+export async function integratedSiteCandidates(site: Site): Promise<Site[]> {
   const entries = integratedSiteEntries(site.siteSettings);
   /** Site id → the entries that named it; `numbered`: ids given as numbers, which need no name. */
   const named = new Map<number, Set<string>>();
@@ -66,13 +80,9 @@ export async function integratedSites(principal: Principal, site: Site): Promise
     // old name.
     .filter((other) => numbered.has(other.siteId) || stillCarries(other, named.get(other.siteId)))
     .sort((a, b) => a.siteId - b.siteId);
-  const readable = readableBy(principal);
-  const kept: Site[] = [];
-  for (const candidate of [site, ...others]) {
-    if (candidate.referenceType !== site.referenceType || candidate.deleting) continue;
-    if (await readable(candidate)) kept.push(candidate);
-  }
-  return kept;
+  return [site, ...others].filter(
+    (candidate) => candidate.referenceType === site.referenceType && !candidate.deleting,
+  );
 }
 
 function stillCarries(site: Site, names: ReadonlySet<string> | undefined): boolean {

@@ -8,6 +8,9 @@ const item = (tenantId: number, id: number) => `T${tenantId}#ID#${id}`;
 /** Ids padded to 15 digits sort as numbers in the indexes' string sort keys. */
 export const orderKey = (id: number) => String(id).padStart(15, '0');
 
+/** The sort-key prefix of the record permission rows kept beside a site. */
+export const RECORD_PERMISSIONS = 'RECPERM#';
+
 export const itemKeys = {
   counter: () => ({ pk: 'COUNTER', sk: 'ID' }),
   /** A site or a record. */
@@ -18,6 +21,14 @@ export const itemKeys = {
   statusCount: (tenantId: number, siteId: number, status: number) => ({
     pk: item(tenantId, siteId),
     sk: `RECORDCOUNT#S${status}`,
+  }),
+  /**
+   * A record's own permission rows, copied beside its site so that the records a caller may read only by
+   * such rows are found with one query; written in the record's own transactions, deleted with the site.
+   */
+  recordPermissions: (tenantId: number, siteId: number, recordId: number) => ({
+    pk: item(tenantId, siteId),
+    sk: `${RECORD_PERMISSIONS}${orderKey(recordId)}`,
   }),
   /** A site's API calls on one UTC day (Api.LimitPerSite); deleted with the site. */
   apiCount: (tenantId: number, siteId: number, day: string) => ({

@@ -40,6 +40,17 @@ export async function sitePermission(principal: Principal, site: Site): Promise<
   return permissionOf(source.permissions, principal.userId, await membershipOf(principal));
 }
 
+/**
+ * The caller's bits from permission rows held outside a site (a record's own rows, CONTRACT 5.1): the OR of
+ * the rows that name them, their dept, one of their groups, or every user. Tenant managers and privileged
+ * users hold every flag, as on sites.
+ */
+export async function rowsPermission(principal: Principal, rows: readonly string[]): Promise<number> {
+  if (principal.tenantManager || principal.privileged) return ALL_PERMISSIONS;
+  if (rows.length === 0) return 0;
+  return permissionOf(rows, principal.userId, await membershipOf(principal));
+}
+
 /** What a caller is a member of, besides being themselves. */
 export interface Membership {
   /** Their enabled dept. */

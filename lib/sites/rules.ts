@@ -45,18 +45,29 @@ export async function inheritanceOf(
   return source?.inheritPermission ?? site.siteId;
 }
 
-/** Users, groups and depts named in Permissions must be the tenant's own; `User,-1` passes as given. */
+/**
+ * Users, groups and depts named in Permissions (or a record's RecordPermissions: `property`) must be the
+ * tenant's own; `User,-1` (every user) passes as given, `Group,-1` and `Dept,-1` are refused.
+ */
 export async function checkPermissionEntries(
   principal: Principal,
   entries: readonly string[],
+  property = 'Permissions',
 ): Promise<void> {
   await Promise.all(
     entries.map(async (entry) => {
       const [, kind, id, bits] = PERMISSION_ENTRY.exec(entry) ?? [];
-      if (Number(bits) > ALL_PERMISSIONS) throw new BadRequestError(`${entry}: bits over ${ALL_PERMISSIONS}`);
-      if (id === '-1') return;
-      if ((await tenantOfPrincipal(kind as string, Number(id))) !== principal.tenantId)
-        throw new BadRequestError(`${entry}: not of the tenant`);
+      if (kind === undefined)
+        throw new BadRequestError(`${entry}: not "User|Group|Dept,<id>,<bits>"`, property);
+      if (Number(bits) > ALL_PERMISSIONS)
+        throw new BadRequestError(`${entry}: bits over ${ALL_PERMISSIONS}`, property);
+      if (id === '-1') {
+        // -1 is every user; no group or dept has that id, so such an entry would grant nobody.
+        if (kind !== 'User') throw new BadRequestError(`${entry}: only User,-1 names everyone`, property);
+        return;
+      }
+      if ((await tenantOfPrincipal(kind, Number(id))) !== principal.tenantId)
+        throw new BadRequestError(`${entry}: not of the tenant`, property);
     }),
   );
 }

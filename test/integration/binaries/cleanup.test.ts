@@ -5,8 +5,10 @@ import { patternBytes, rangeOf, uploadFile } from '../../fixtures/binaries';
 import {
   admin,
   guidUrl,
+  readRecord,
   recordWith,
   stack,
+  table,
   uploaded,
   uploadUrl,
   useBinariesStack,
@@ -68,6 +70,59 @@ describe('S3 objects nothing points at (the Binaries stream)', () => {
     }
     const json = await call(stack.url, `/api/binaries/${listed}/get`, { ApiKey: writer.apiKey });
     expect(json.body.StatusCode).toBe(404);
+  });
+
+  describe('inline Base64 attachments whose record write fails', () => {
+    const inline = (name: string, text = name) => ({
+      Name: name,
+      Base64: Buffer.from(text).toString('base64'),
+    });
+    const settled = async (before: string[]) =>
+      vi.waitFor(async () => expect((await keysUnder('files/1/')).sort()).toEqual(before), {
+        timeout: 4000,
+        interval: 100,
+      });
+
+    it('a create refused after its files were stored (over the column limit, 441) leaves no bytes', async () => {
+      const site = await createSite(stack.url, admin, 0, {
+        ReferenceType: 'Results',
+        SiteSettings: { Columns: [{ ColumnName: 'AttachmentsA', LimitQuantity: 1 }] },
+      });
+      const before = (await keysUnder('files/1/')).sort();
+      const refused = await call(stack.url, `/api/items/${site}/create`, {
+        ApiKey: admin,
+        AttachmentsHash: { AttachmentsA: [inline('one.txt'), inline('two.txt')] },
+      });
+      expect(refused.body.StatusCode).toBe(441);
+      await settled(before);
+    });
+
+    it('an update whose second file is not base64 leaves no bytes of the first, nor changes the record', async () => {
+      const id = await createRecord(stack.url, admin, table, { Title: 'inline' });
+      const before = (await keysUnder('files/1/')).sort();
+      const refused = await call(stack.url, `/api/items/${id}/update`, {
+        ApiKey: admin,
+        AttachmentsHash: { AttachmentsA: [inline('good.txt'), { Name: 'bad.txt', Base64: '%%%' }] },
+      });
+      expect(refused.body.StatusCode).toBe(400);
+      await settled(before);
+      expect((await readRecord(id)).AttachmentsHash).toBeUndefined();
+    });
+
+    it('a write that succeeds keeps its bytes once the stream has seen it', async () => {
+      const id = await createRecord(stack.url, admin, table, {
+        AttachmentsHash: { AttachmentsA: [inline('kept.txt', 'kept bytes')] },
+      });
+      const [entry] = ((await readRecord(id)).AttachmentsHash as { AttachmentsA: { Guid: string }[] })
+        .AttachmentsA;
+      // Long enough for the stream to have handled the marker's commit.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await keysUnder(tenantFiles(String(entry?.Guid)))).toHaveLength(1);
+      const json = await call(stack.url, `/api/binaries/${entry?.Guid}/get`, { ApiKey: admin });
+      expect((json.body.Response as { Base64: string }).Base64).toBe(
+        Buffer.from('kept bytes').toString('base64'),
+      );
+    });
   });
 
   it('removes the held bytes of an upload that a new first chunk replaced', async () => {
