@@ -58,26 +58,34 @@ export class ChunkedUpload {
     this.report(offset, total);
     let failures = 0;
     let guid = '';
+    // The next chunk is read, and this one hashed, while this one is on the wire.
+    let reading = this.read(offset);
     for (;;) {
       const end = total === 0 ? 0 : Math.min(offset + CHUNK_BYTES, total);
-      const chunk = this.file.slice(offset, end);
-      const bytes = new Uint8Array(await chunk.arrayBuffer());
+      const read = await reading;
+      const bytes = read.offset === offset ? read.bytes : (await this.read(offset)).bytes;
       const last = end >= total;
-      let hashed = md5;
+      const before = md5.save();
+      let fileHash: string | undefined;
       if (last) {
-        hashed = await createMD5();
-        hashed.load(md5.save());
-        hashed.update(bytes);
+        md5.update(bytes);
+        fileHash = md5.digest('hex');
+      }
+      const sending = this.send(offset, end, total, bytes, fileHash);
+      if (!last) {
+        md5.update(bytes);
+        reading = this.read(end);
       }
       try {
-        const answer = await this.send(offset, end, total, bytes, last ? hashed.digest('hex') : undefined);
+        const answer = await sending;
         failures = 0;
-        md5.update(bytes);
         offset = end;
         this.report(offset, total);
         if (last) return { guid: String(answer.Message ?? guid), binaryId: Number(answer.Id) };
         guid = String(answer.Message ?? '');
       } catch (error) {
+        md5.init();
+        md5.load(before);
         if (this.cancelled) throw new CancelledError('cancelled');
         if (error instanceof ApiFailure && error.statusCode !== 0) throw error;
         const delay = RETRY_DELAYS_MS[failures++];
@@ -90,8 +98,14 @@ export class ChunkedUpload {
           md5.update(bytes.subarray(0, held - offset));
           offset = held;
         }
+        reading = this.read(offset);
       }
     }
+  }
+
+  private async read(offset: number): Promise<{ offset: number; bytes: Uint8Array }> {
+    const end = Math.min(offset + CHUNK_BYTES, this.file.size);
+    return { offset, bytes: new Uint8Array(await this.file.slice(offset, end).arrayBuffer()) };
   }
 
   /** Where the server's upload of this file stands: 0 when it holds none of it. */
