@@ -155,3 +155,22 @@ describe('the S3 client', () => {
     SYNTH_TIMEOUT_MS,
   );
 });
+
+describe('the browser UI in bundles', () => {
+  it(
+    "carries the UI's files beside the functions that serve them, and no one else's",
+    async () => {
+      const page = join(outdir, 'web-page');
+      await bundle({ entry: 'functions/web-page.ts', outdir: page });
+      const files = readdirSync(join(page, 'web'));
+      expect(files).toContain('index.html');
+      expect(files.filter((name) => /^app-\w+\.js(\.br|\.gz)?$/.test(name))).toHaveLength(3);
+      expect(files.filter((name) => /^app-\w+\.css(\.br|\.gz)?$/.test(name))).toHaveLength(3);
+      const html = readFileSync(join(page, 'web', 'index.html'), 'utf8');
+      for (const [, asset] of html.matchAll(/(?:src|href)="assets\/([^"]+)"/g))
+        expect(files).toContain(asset);
+      expect(readdirSync(join(outdir, 'sessions-get'))).not.toContain('web');
+    },
+    SYNTH_TIMEOUT_MS,
+  );
+});
