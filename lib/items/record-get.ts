@@ -77,7 +77,7 @@ export async function readItem(
   const site = item.kind === 'site' ? item.site : await siteInTenant(principal, item.record.siteId);
   if (item.kind === 'site' && site.referenceType === 'Sites') {
     await requirePermission(principal, site, Permission.Read);
-    return { response: { Data: siteView(site) } };
+    return { response: { Data: siteView(site, callerZone(principal)) } };
   }
   if (!recordHolders.has(site.referenceType)) throw new NotFoundError(`site ${id} holds no records`);
   // What the caller may read: a record by its site's Read or its own rows; a table's records by its Read,

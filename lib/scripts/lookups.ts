@@ -42,7 +42,7 @@ export async function getItems(principal: Principal, id: number): Promise<unknow
 /** items.GetSite(id): the site's apiModel, or null. */
 export async function getSiteModel(principal: Principal, id: number): Promise<unknown | null> {
   const site = await getSite(principal.tenantId, id);
-  return site && (await canRead(principal, site)) ? siteView(site) : null;
+  return site && (await canRead(principal, site)) ? siteView(site, callerZone(principal)) : null;
 }
 
 /**
@@ -59,7 +59,7 @@ export async function closestSiteModel(
   const found = await closestSiteId(principal, originId, name);
   const site = found === -1 ? undefined : await getSite(principal.tenantId, found);
   if (!site || !(await canReadOrCreateSite(principal, site))) return null;
-  return (await withinApiLimit(site)) ? siteView(site) : null;
+  return (await withinApiLimit(site)) ? siteView(site, callerZone(principal)) : null;
 }
 
 /** The reference's Api.PageSize, as `items/{id}/get` pages a site. */

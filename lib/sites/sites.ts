@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
 import { BadRequestError, NotFoundError } from '../errors';
@@ -54,7 +55,7 @@ export async function createSite(
 export async function readSite(principal: Principal, siteId: number): Promise<Record<string, unknown>> {
   const site = await siteInTenant(principal, siteId);
   await requirePermission(principal, site, Permission.Read);
-  return { Data: siteView(site) };
+  return { Data: siteView(site, callerZone(principal)) };
 }
 
 /**

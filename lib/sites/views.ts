@@ -1,9 +1,11 @@
+import { formatLocal } from '../zoned-time';
 import type { Site } from './model';
 
-const iso = (time: number) => new Date(time).toISOString();
-
-/** A site as getsite shows it: the reference's site apiModel fields, PascalCase. */
-export function siteView(site: Site): Record<string, unknown> {
+/**
+ * A site as getsite shows it: the reference's site apiModel fields, PascalCase, its times in the caller's
+ * zone without offset, as a record's (CONTRACT 5.1).
+ */
+export function siteView(site: Site, zone: string): Record<string, unknown> {
   return {
     SiteId: site.siteId,
     TenantId: site.tenantId,
@@ -17,8 +19,8 @@ export function siteView(site: Site): Record<string, unknown> {
     SiteSettings: site.siteSettings,
     Creator: site.creator,
     Updator: site.updator,
-    CreatedTime: iso(site.createdAt),
-    UpdatedTime: iso(site.updatedAt),
+    CreatedTime: formatLocal(site.createdAt, zone),
+    UpdatedTime: formatLocal(site.updatedAt, zone),
     Ver: site.ver,
   };
 }

@@ -56,6 +56,24 @@ describe('users in different zones', () => {
     expect((await dates(id, tokyo.apiKey)).DateB).toBe('2026-07-02T01:00:00');
   });
 
+  it("a site's times too: getsite and get on a folder answer them in the caller's zone", async () => {
+    const folder = await createSite(stack.url, admin, 0, {
+      Title: 'Zoned folder',
+      Permissions: [`User,${tokyo.userId},1`, `User,${newYork.userId},1`],
+    });
+    const times = async (path: string, key: string) => {
+      const result = await post(path, { ApiKey: key });
+      const data = (result.body.Response as { Data: { CreatedTime: string } }).Data;
+      return data.CreatedTime;
+    };
+    const inTokyo = await times(`/api/items/${folder}/getsite`, tokyo.apiKey);
+    const inNewYork = await times(`/api/items/${folder}/getsite`, newYork.apiKey);
+    expect(inTokyo).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+    const hours = (Date.parse(`${inTokyo}Z`) - Date.parse(`${inNewYork}Z`)) / 3_600_000;
+    expect([13, 14]).toContain(hours);
+    expect(await times(`/api/items/${folder}/get`, newYork.apiKey)).toBe(inNewYork);
+  });
+
   it('a date with an offset is that instant for both', async () => {
     const id = await createRecord(stack.url, newYork.apiKey, site, {
       DateHash: { DateA: '2026-03-01T00:00:00Z' },
