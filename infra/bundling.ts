@@ -145,7 +145,10 @@ type Metafile = BuildResult<{ metafile: true }>['metafile'];
  * other chunks (dynamic imports: the S3 SDK, the SDK's own lazy parts) are read when first needed.
  */
 export function loadedAtStart(metafile: Metafile): string[] {
-  const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]?.entryPoint);
+  // The bundle's own file: a dynamically imported module's chunk names an entryPoint too.
+  const entry = Object.keys(metafile.outputs).find(
+    (path) => path.endsWith(`/${BUNDLE_FILE}`) || path === BUNDLE_FILE,
+  );
   const loaded = new Set<string>();
   const visit = (path: string | undefined) => {
     if (path === undefined || loaded.has(path)) return;

@@ -2,7 +2,6 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import * as z from 'zod';
-import { principalForApiKey, principalForLoginToken } from '../accounts/authentication';
 import type { Principal } from '../accounts/principal';
 import { settings } from '../config/settings';
 import { logger } from '../log';
@@ -48,7 +47,13 @@ export type EndpointHandler = middy.MiddyfiedHandler<
 // Settings are validated once, when the handler module loads: a bad one fails the cold start, naming it.
 settings();
 
-const credentials: CredentialResolver = { apiKey: principalForApiKey, loginToken: principalForLoginToken };
+// Accounts (and with them the DynamoDB client) load with the first request that carries a credential, so
+// that a route anyone may call (the UI's page and assets, this API's document) never loads them at all.
+const accounts = () => import('../accounts/authentication');
+const credentials: CredentialResolver = {
+  apiKey: async (key) => (await accounts()).principalForApiKey(key),
+  loginToken: async (token) => (await accounts()).principalForLoginToken(token),
+};
 const noBody = z.object({});
 /** Request state by invocation: the middlewares keep it in `request.internal`, the handler finds it here. */
 const states = new WeakMap<Context, RequestState>();
