@@ -2,7 +2,7 @@ import { callerZone } from '../accounts/caller-zone';
 import { deptInTenant } from '../accounts/depts';
 import { tenantDepts, tenantGroups, tenantUsers } from '../accounts/directory';
 import { groupInTenant } from '../accounts/groups';
-import type { Group, User } from '../accounts/model';
+import type { Dept, Group, User } from '../accounts/model';
 import type { Principal } from '../accounts/principal';
 import * as repository from '../accounts/repository';
 import { userInTenant } from '../accounts/users';
@@ -63,7 +63,7 @@ function page<R extends { readonly updatedAt: number }>(
 
 const users: Kind<User> = { columns: userColumns, idColumn: 'UserId', id: (u) => u.userId };
 const groups: Kind<Group> = { columns: groupColumns, idColumn: 'GroupId', id: (g) => g.groupId };
-const depts = { columns: deptColumns, idColumn: 'DeptId', id: (d: { deptId: number }) => d.deptId };
+const depts: Kind<Dept> = { columns: deptColumns, idColumn: 'DeptId', id: (d) => d.deptId };
 
 /** `pathId` 0: the tenant's users; else that user (404 when not the tenant's). */
 export async function listUsers(principal: Principal, pathId: number, input: AccountListInput) {
