@@ -1,8 +1,9 @@
-import { readUser } from '../lib/accounts/users';
+import { listUsers } from '../lib/account-lists/lists';
 import { endpoint } from '../lib/http/api';
 import { responseResult } from '../lib/http/response';
 import { usersGet } from '../lib/routes/accounts';
 
-export const handler = endpoint(usersGet, async ({ principal, pathId }) =>
-  responseResult(await readUser(principal, pathId)),
+// One function for `users/get` (the tenant's, paged) and `users/{id}/get`: pathId 0 is the list.
+export const handler = endpoint(usersGet, async ({ input, principal, pathId }) =>
+  responseResult(await listUsers(principal, pathId, input)),
 );

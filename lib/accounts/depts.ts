@@ -3,13 +3,11 @@ import { now } from '../clock';
 import { NotFoundError } from '../errors';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
-import { callerZone } from './caller-zone';
 import type { Dept } from './model';
 import type { Principal } from './principal';
 import * as repository from './repository';
 import type { deptCreateRequest, deptUpdateRequest } from './schemas';
 import { requireManager } from './users';
-import { deptView, single } from './views';
 
 /**
  * Departments (reference/pleasanter-behaviour.md 7.6): a user belongs to at most one, and `Dept,<id>`
@@ -33,10 +31,6 @@ export async function createDept(
   };
   await repository.saveDept(undefined, dept);
   return { id: dept.deptId, message: messages.created(dept.deptName) };
-}
-
-export async function readDept(principal: Principal, deptId: number): Promise<Record<string, unknown>> {
-  return single(deptView(await deptInTenant(principal, deptId), callerZone(principal)));
 }
 
 export async function updateDept(
@@ -64,7 +58,8 @@ export async function deleteDept(principal: Principal, deptId: number): Promise<
   return { id: deptId, message: messages.deleted(dept.deptName) };
 }
 
-async function deptInTenant(principal: Principal, deptId: number): Promise<Dept> {
+/** One of the caller's tenant; another tenant's behave as if they did not exist. */
+export async function deptInTenant(principal: Principal, deptId: number): Promise<Dept> {
   const dept = await repository.getDept(deptId);
   if (!dept || dept.tenantId !== principal.tenantId)
     throw new NotFoundError(`no dept ${deptId} in tenant ${principal.tenantId}`);

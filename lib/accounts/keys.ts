@@ -13,6 +13,17 @@ export const accountKeys = {
   dept: (deptId: number) => ({ pk: `DEPT#${deptId}`, sk: 'DEPT' }),
   /** A dept's membership of a group, so that a dept's groups are one Query on the dept's partition. */
   deptMembership: (deptId: number, groupId: number) => ({ pk: `DEPT#${deptId}`, sk: `GROUP#${groupId}` }),
+  /**
+   * The tenant's directory: one entry per user, group and dept in the tenant's partition, written in the
+   * same transaction as the account itself, so that the list reads are one Query (the table has a TTL, and
+   * DynamoDB Local refuses a GSI on such a table). Ids are zero-padded so that the entries sort by id.
+   */
+  directory: (tenantId: number, kind: DirectoryKind, id: number) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `${kind}#${String(id).padStart(15, '0')}`,
+  }),
 } as const;
+
+export type DirectoryKind = 'USER' | 'GROUP' | 'DEPT';
 
 export type CounterKind = 'Tenant' | 'User' | 'Group' | 'Dept';

@@ -12,7 +12,7 @@ import { dynamo } from '../storage/clients';
 import { failedConditions } from '../storage/conditions';
 import { queryAll } from '../storage/queries';
 import { tableName } from '../storage/tables';
-import { type CounterKind, accountKeys as keys } from './keys';
+import { type CounterKind, type DirectoryKind, accountKeys as keys } from './keys';
 import type { Dept, Group, Login, Tenant, User } from './model';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -94,6 +94,7 @@ export async function insertUser(user: User): Promise<void> {
       { Put: { TableName: table(), Item: fromUser(user), ConditionExpression: 'attribute_not_exists(pk)' } },
       loginIdClaim(user),
       ...(user.apiKeyHash ? [apiKeyClaim(user.apiKeyHash, user.userId)] : []),
+      directoryEntry(user.tenantId, 'USER', user.userId),
     ],
     'LoginId',
   );
@@ -154,6 +155,7 @@ export async function deleteUser(user: User): Promise<void> {
     },
     { Delete: { TableName: table(), Key: keys.loginId(user.loginId) } },
     ...(user.apiKeyHash ? [{ Delete: { TableName: table(), Key: keys.apiKey(user.apiKeyHash) } }] : []),
+    { Delete: { TableName: table(), Key: keys.directory(user.tenantId, 'USER', user.userId) } },
   ]);
   await leaveGroups('user', user.userId);
 }
@@ -219,12 +221,13 @@ export async function saveGroup(before: Group | undefined, after: Group): Promis
     ...changes('user', before?.memberIds ?? [], after.memberIds),
     ...changes('dept', before?.deptIds ?? [], after.deptIds),
   ];
-  if (memberships.length >= MAX_TRANSACTION_ITEMS) {
+  if (memberships.length >= MAX_TRANSACTION_ITEMS - 1) {
     throw new BadRequestError(
-      `${memberships.length} membership changes in one write; at most ${MAX_TRANSACTION_ITEMS - 1}`,
+      `${memberships.length} membership changes in one write; at most ${MAX_TRANSACTION_ITEMS - 2}`,
     );
   }
-  await transact([groupItem, ...memberships]);
+  const listed = before ? [] : [directoryEntry(after.tenantId, 'GROUP', after.groupId)];
+  await transact([groupItem, ...listed, ...memberships]);
 }
 
 export async function deleteGroup(group: Group): Promise<void> {
@@ -246,6 +249,7 @@ export async function deleteGroup(group: Group): Promise<void> {
         Delete: { TableName: table(), Key: keys.deptMembership(deptId, group.groupId) },
       }),
     ),
+    { Delete: { TableName: table(), Key: keys.directory(group.tenantId, 'GROUP', group.groupId) } },
   ]);
 }
 
@@ -276,6 +280,7 @@ export async function saveDept(before: Dept | undefined, after: Dept): Promise<v
           : { ConditionExpression: 'attribute_not_exists(pk)' }),
       },
     },
+    ...(before ? [] : [directoryEntry(after.tenantId, 'DEPT', after.deptId)]),
   ]);
 }
 
@@ -293,6 +298,7 @@ export async function deleteDept(dept: Dept): Promise<void> {
         ConditionExpression: 'attribute_exists(pk)',
       },
     },
+    { Delete: { TableName: table(), Key: keys.directory(dept.tenantId, 'DEPT', dept.deptId) } },
   ]);
   await leaveGroups('dept', dept.deptId);
 }
@@ -364,6 +370,11 @@ export async function deleteLogin(hash: string): Promise<void> {
   await dynamo().send(new DeleteCommand({ TableName: table(), Key: keys.login(hash) }));
 }
 
+/** The account's entry in its tenant's directory (lib/accounts/directory.ts reads it). */
+export function directoryEntry(tenantId: number, kind: DirectoryKind, id: number): TransactItem {
+  return { Put: { TableName: table(), Item: { ...keys.directory(tenantId, kind, id), Id: id } } };
+}
+
 function loginIdClaim(user: User): TransactItem {
   return {
     Put: {
@@ -422,7 +433,7 @@ function fromUser(user: User): Record<string, unknown> {
   };
 }
 
-function toUser(item: Record<string, unknown>): User {
+export function toUser(item: Record<string, unknown>): User {
   return {
     userId: Number(item.UserId),
     tenantId: Number(item.TenantId),
@@ -454,7 +465,7 @@ function fromGroup(group: Group): Record<string, unknown> {
   };
 }
 
-function toGroup(item: Record<string, unknown>): Group {
+export function toGroup(item: Record<string, unknown>): Group {
   const ids = (set: unknown) => (set instanceof Set ? [...set].map(Number).sort((a, b) => a - b) : []);
   return {
     groupId: Number(item.GroupId),
@@ -480,7 +491,7 @@ function fromDept(dept: Dept): Record<string, unknown> {
   };
 }
 
-function toDept(item: Record<string, unknown>): Dept {
+export function toDept(item: Record<string, unknown>): Dept {
   return {
     deptId: Number(item.DeptId),
     tenantId: Number(item.TenantId),

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { id, MAX_LENGTH } from '../bounds';
-import { apiRequest, text } from '../schema';
+import { freeForm, id, MAX_LENGTH } from '../bounds';
+import { apiRequest, integer, text } from '../schema';
 import { ianaZone } from '../zoned-time';
 
 const loginId = text({ min: 1, max: MAX_LENGTH.name }).refine(
@@ -83,6 +83,16 @@ export const deptUpdateRequest = z.object({
 });
 
 export const emptyRequest = z.object({ ...apiRequest });
+
+/** users|groups|depts/get and `{id}/get`: paged as the items API, the View applied to the accounts' columns. */
+export const accountListRequest = z.object({
+  ...apiRequest,
+  Offset: integer({ min: 0, max: 2 ** 31 - 1 }).optional(),
+  /** 1–199 kept, anything else read as 200 (reference 2). */
+  PageSize: integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).optional(),
+  /** ColumnFilterHash, ColumnFilterSearchTypes, ColumnSorterHash; any other property is a 400. */
+  View: freeForm().nullable().optional(),
+});
 
 export const loginRequest = z.object({
   LoginId: text({ min: 1, max: MAX_LENGTH.name }),

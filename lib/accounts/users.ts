@@ -5,14 +5,12 @@ import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { ianaZone } from '../zoned-time';
 import { forgetCredentials } from './authentication';
-import { callerZone } from './caller-zone';
 import type { User } from './model';
 import type { Principal } from './principal';
 import { type Giver, grantsPrivilege, requireMayManage } from './privilege';
 import * as repository from './repository';
 import type { userCreateRequest, userUpdateRequest } from './schemas';
 import { hashPassword, hashToken, newApiKey } from './secrets';
-import { single, userView } from './views';
 
 /** Tenant managers and privileged users manage their tenant's users and groups. */
 export function requireManager(principal: Principal): void {
@@ -75,12 +73,6 @@ export async function createUser(
   };
   await repository.insertUser(user);
   return { user, apiKey };
-}
-
-export async function readUser(principal: Principal, userId: number): Promise<Record<string, unknown>> {
-  const user = await userInTenant(principal, userId);
-  const groups = await repository.groupIdsOf(userId);
-  return single({ ...userView(user, callerZone(principal)), Groups: groups.map((id) => `Group,${id}`) });
 }
 
 /** Managers change anything; a user changes only their own name and password. */

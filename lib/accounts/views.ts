@@ -2,7 +2,7 @@ import { formatLocal } from '../zoned-time';
 import type { Dept, Group, User } from './model';
 
 /**
- * Users, groups and depts as `users|groups|depts/{id}/get` show them (reference UserApiModel, GroupApiModel,
+ * Users, groups and depts as `users|groups|depts/get` and `{id}/get` show them (reference UserApiModel, GroupApiModel,
  * DeptApiModel; reference/pleasanter-items-api.md 10): times in the caller's zone without offset, as the
  * record API answers them, and the ApiVersion of the answer.
  */
@@ -54,9 +54,4 @@ export function deptView(dept: Dept, zone: string): Record<string, unknown> {
     CreatedTime: formatLocal(dept.createdAt, zone),
     UpdatedTime: formatLocal(dept.updatedAt, zone),
   };
-}
-
-/** The reference's paged read shape (Api.PageSize 200, as an unpaged read), here with the one item asked for. */
-export function single(item: Record<string, unknown>): Record<string, unknown> {
-  return { Offset: 0, PageSize: 200, TotalCount: 1, Data: [item] };
 }

@@ -31,10 +31,12 @@ export const usersCreate = {
 export const usersGet = {
   method: 'POST',
   path: '/api/users/{id}/get',
+  // The list shares the function: no id (or 0) is every user of the tenant (CloudFormation's resource cap).
+  aliases: ['/api/users/get'],
   handler: 'users-get',
   tables: { accounts: 'read' },
-  summary: 'Read a user of the tenant',
-  request: accounts.emptyRequest,
+  summary: "The tenant's users (no id), or the user {id}, through View.ColumnFilterHash, paged",
+  request: accounts.accountListRequest,
   response: userPaged,
 } as const satisfies Route;
 
@@ -91,10 +93,12 @@ export const groupsCreate = {
 export const groupsGet = {
   method: 'POST',
   path: '/api/groups/{id}/get',
+  // The list shares the function: no id (or 0) is every group of the tenant (CloudFormation's resource cap).
+  aliases: ['/api/groups/get'],
   handler: 'groups-get',
   tables: { accounts: 'read' },
-  summary: 'Read a group of the tenant',
-  request: accounts.emptyRequest,
+  summary: "The tenant's groups (no id), or the group {id}, through View.ColumnFilterHash, paged",
+  request: accounts.accountListRequest,
   response: groupPaged,
 } as const satisfies Route;
 
@@ -131,10 +135,12 @@ export const deptsCreate = {
 export const deptsGet = {
   method: 'POST',
   path: '/api/depts/{id}/get',
+  // The list shares the function: no id (or 0) is every dept of the tenant (CloudFormation's resource cap).
+  aliases: ['/api/depts/get'],
   handler: 'depts-get',
   tables: { accounts: 'read' },
-  summary: 'Read a dept of the tenant',
-  request: accounts.emptyRequest,
+  summary: "The tenant's depts (no id), or the dept {id}, through View.ColumnFilterHash, paged",
+  request: accounts.accountListRequest,
   response: deptPaged,
 } as const satisfies Route;
 

@@ -13,9 +13,9 @@ const ApiKey = 'a'.repeat(128);
 const time = '2026-01-31T09:00:00';
 const stamps = { CreatedTime: time, UpdatedTime: time };
 const done = (Id: number, Message: string) => ({ Id, StatusCode: 200, Message });
-const paged = (Data: unknown[]) => ({
+const paged = (PageSize: number, Data: unknown[]) => ({
   StatusCode: 200,
-  Response: { Offset: 0, PageSize: 200, TotalCount: Data.length, Data },
+  Response: { Offset: 0, PageSize, TotalCount: Data.length, Data },
 });
 const session = { StatusCode: 200, Response: { UserId: 2, Key: 'view', Value: 'compact' } };
 const site = {
@@ -61,8 +61,17 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
     answer: done(3, '" Tanaka " has been created.'),
   },
   'users-get': {
-    request: { ApiKey },
-    answer: paged([
+    // POST /api/users/get (or /api/users/0/get): the tenant's users; /api/users/3/get: that one.
+    request: {
+      ApiKey,
+      Offset: 0,
+      PageSize: 50,
+      View: {
+        ColumnFilterHash: { Disabled: 'false', DeptId: '[1,2]', LoginId: 'tana' },
+        ColumnSorterHash: { LoginId: 'asc' },
+      },
+    },
+    answer: paged(50, [
       {
         ApiVersion: 1.1,
         UserId: 3,
@@ -74,7 +83,7 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
         DeptId: 1,
         TimeZone: 'Asia/Tokyo',
         HasApiKey: true,
-        Groups: ['Sales'],
+        Groups: ['Group,4'],
         ...stamps,
       },
     ]),
@@ -94,8 +103,14 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
     answer: done(4, '" Sales " has been created.'),
   },
   'groups-get': {
-    request: { ApiKey },
-    answer: paged([
+    request: {
+      ApiKey,
+      View: {
+        ColumnFilterHash: { GroupName: '["Sales","Support"]' },
+        ColumnFilterSearchTypes: { GroupName: 'ExactMatchMultiple' },
+      },
+    },
+    answer: paged(200, [
       {
         ApiVersion: 1.1,
         GroupId: 4,
@@ -117,8 +132,8 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
     answer: done(1, '" Sales " has been created.'),
   },
   'depts-get': {
-    request: { ApiKey },
-    answer: paged([
+    request: { ApiKey, PageSize: 20, View: { ColumnFilterHash: { Disabled: 'false', DeptCode: 'S' } } },
+    answer: paged(20, [
       {
         ApiVersion: 1.1,
         DeptId: 1,
@@ -266,7 +281,7 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
     request: { ApiKey, Title: 'First task', Status: 100, ClassHash: { ClassA: 'Design' } },
     answer: done(11, '" First task " has been created.'),
   },
-  'items-get': { request: { ApiKey, Offset: 0, PageSize: 200 }, answer: paged([record]) },
+  'items-get': { request: { ApiKey, Offset: 0, PageSize: 200 }, answer: paged(200, [record]) },
   'items-update': { request: { ApiKey, Status: 900 }, answer: done(11, '" First task " has been updated.') },
   'items-delete': { request: { ApiKey }, answer: done(11, '" First task " has been deleted.') },
   'items-getclosestsiteid': {

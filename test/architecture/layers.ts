@@ -24,7 +24,7 @@ export const layers: readonly (readonly string[])[] = [
   ['lib/sessions/'],
   ['lib/sites/'],
   ['lib/items/'],
-  ['lib/packages/', 'lib/search/', 'lib/tasks/', 'lib/scripts/'],
+  ['lib/packages/', 'lib/search/', 'lib/tasks/', 'lib/scripts/', 'lib/account-lists/'],
   ['lib/http/', 'lib/routes.ts', 'lib/routes/', 'lib/openapi.ts', 'lib/streams.ts'],
   ['functions/', 'infra/', 'local/', 'scripts/', 'web/'],
   ['bench/'],

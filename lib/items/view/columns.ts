@@ -13,7 +13,8 @@ export type ColumnKind = 'numeric' | 'user' | 'date' | 'bool' | 'text' | 'choice
 /** A value as filters and sorters see it: numbers, instants (epoch ms), booleans, text; absent = null. */
 export type ColumnValue = number | boolean | string | undefined;
 
-export interface Column {
+/** A column of any table the View filters: records, and the tenant's users, groups and depts. */
+export interface Column<R = ItemRecord> {
   readonly name: string;
   readonly kind: ColumnKind;
   /** Numbers: an empty value is NULL rather than 0 (the column setting Nullable). */
@@ -24,7 +25,7 @@ export interface Column {
   readonly searchType: number;
   /** CompletionTime shown as a date: stored one day later, so a date bound moves one day too. */
   readonly dateOnly: boolean;
-  readonly read: (record: ItemRecord) => ColumnValue;
+  readonly read: (record: R) => ColumnValue;
 }
 
 const LETTERS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];

@@ -18,10 +18,10 @@ import {
  * filter (an unknown column, a value that does not parse for the column), this refuses it (CONTRACT 5.1).
  */
 
-export type Predicate = (record: ItemRecord) => boolean;
+export type Predicate<R = ItemRecord> = (record: R) => boolean;
 
-export interface FilterContext {
-  readonly columns: ReadonlyMap<string, Column>;
+export interface FilterContext<R = ItemRecord> {
+  readonly columns: ReadonlyMap<string, Column<R>>;
   /** ColumnFilterSearchTypes, already checked. */
   readonly searchTypes: ReadonlyMap<string, number>;
   readonly userId: number;
@@ -34,22 +34,22 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 const RANGE = /^-?[0-9.]*,-?[0-9.]*$/;
 const EMPTY = '\t';
 
-export function hashPredicate(
+export function hashPredicate<R>(
   path: Path,
   hash: Record<string, unknown>,
-  context: FilterContext,
-): Predicate[] {
+  context: FilterContext<R>,
+): Predicate<R>[] {
   return Object.entries(hash).map(([key, raw]) => entryPredicate(`${path}.${key}`, key, raw, context));
 }
 
-function entryPredicate(path: Path, key: string, raw: unknown, context: FilterContext): Predicate {
+function entryPredicate<R>(path: Path, key: string, raw: unknown, context: FilterContext<R>): Predicate<R> {
   if (key.startsWith('or_') || key.startsWith('and_')) {
-    const parts = hashPredicate(path, subHash(path, raw), context);
+    const parts = hashPredicate<R>(path, subHash(path, raw), context);
     if (parts.length === 0) refuse(path, 'an empty group filters nothing');
     return key.startsWith('or_') ? (r) => parts.some((p) => p(r)) : (r) => parts.every((p) => p(r));
   }
   const column = context.columns.get(key);
-  if (!column) refuse(path, `this site has no column ${key}`);
+  if (!column) refuse(path, `this table has no column ${key}`);
   if (raw === null || raw === undefined || raw === '') refuse(path, 'the filter has no value');
   const value = filterValue(path, raw);
   switch (column.kind) {
@@ -68,18 +68,23 @@ function entryPredicate(path: Path, key: string, raw: unknown, context: FilterCo
 }
 
 /** A number, or 0 for an empty value of a column that is not nullable (the reference stores 0 there). */
-function numberOf(column: Column, record: ItemRecord): number | undefined {
+function numberOf<R>(column: Column<R>, record: R): number | undefined {
   const value = column.read(record);
   if (typeof value === 'number') return value;
   return column.nullable ? undefined : 0;
 }
 
-function numeric(path: Path, column: Column, value: FilterValue, context: FilterContext): Predicate {
+function numeric<R>(
+  path: Path,
+  column: Column<R>,
+  value: FilterValue,
+  context: FilterContext<R>,
+): Predicate<R> {
   const own = column.kind === 'user' ? context.userId : undefined;
   if (value.text !== undefined && INTEGER.test(value.text)) return equals(column, Number(value.text));
   if (value.text?.trim() === 'Own' && own !== undefined) return equals(column, own);
   const list = requireList(path, value, 'a whole number or a JSON list of numbers and ranges');
-  const tests = list.map((item): Predicate => {
+  const tests = list.map((item): Predicate<R> => {
     // NULL; a column that is not nullable stores 0 for empty, so 0 is empty there too.
     if (item === EMPTY) return (r) => numberOf(column, r) === (column.nullable ? undefined : 0);
     if (item === 'Own' && own !== undefined) return equals(column, own);
@@ -103,11 +108,11 @@ function decimal(path: Path, text: string): number {
   return Number(text);
 }
 
-function equals(column: Column, wanted: number): Predicate {
+function equals<R>(column: Column<R>, wanted: number): Predicate<R> {
   return (r) => numberOf(column, r) === wanted;
 }
 
-function date(path: Path, column: Column, value: FilterValue, context: FilterContext): Predicate {
+function date<R>(path: Path, column: Column<R>, value: FilterValue, context: FilterContext<R>): Predicate<R> {
   const list = requireList(path, value, 'a JSON list of dates or date ranges');
   // A CompletionTime shown as a date is stored a day later (reference 4), so its bounds move with it.
   const shift = column.name === 'CompletionTime' && column.dateOnly ? 1 : 0;
@@ -117,7 +122,7 @@ function date(path: Path, column: Column, value: FilterValue, context: FilterCon
     if (instant === undefined) refuse(path, `${JSON.stringify(text)} is not a date`);
     return shift === 0 ? instant : day(instant, 0) + (instant - startOfDay(instant, context.zone));
   };
-  const tests = list.map((item): Predicate => {
+  const tests = list.map((item): Predicate<R> => {
     if (item === EMPTY) return (r) => column.read(r) === undefined;
     const comma = item.indexOf(',');
     const fromText = (comma < 0 ? item : item.slice(0, comma)).trim();
@@ -140,7 +145,7 @@ function date(path: Path, column: Column, value: FilterValue, context: FilterCon
 }
 
 /** Today, ThisMonth, ThisYear in the caller's zone: [start, end) as instants of midnights. */
-function periodOf(name: string, context: FilterContext): { start: number; end: number } | undefined {
+function periodOf<R>(name: string, context: FilterContext<R>): { start: number; end: number } | undefined {
   const { zone, now } = context;
   const today = wallTime(now, zone);
   const midnight = (year: number, month: number, day: number) =>
@@ -157,7 +162,7 @@ function periodOf(name: string, context: FilterContext): { start: number; end: n
   }
 }
 
-function bool(path: Path, column: Column, value: FilterValue): Predicate {
+function bool<R>(path: Path, column: Column<R>, value: FilterValue): Predicate<R> {
   switch (value.text?.toLowerCase()) {
     case '1':
     case 'true':
@@ -172,9 +177,9 @@ function bool(path: Path, column: Column, value: FilterValue): Predicate {
 
 const isEmptyText = (value: unknown) => value === undefined || value === '';
 
-function text(path: Path, column: Column, value: FilterValue, context: FilterContext): Predicate {
+function text<R>(path: Path, column: Column<R>, value: FilterValue, context: FilterContext<R>): Predicate<R> {
   const searchType = context.searchTypes.get(column.name) ?? column.searchType;
-  const read = (r: ItemRecord) => {
+  const read = (r: R) => {
     const v = column.read(r);
     return typeof v === 'string' ? v : undefined;
   };
@@ -205,7 +210,7 @@ function matcher(searchType: number): (value: string, wanted: string) => boolean
 }
 
 /** A single-select choice column: a JSON list of choices, `"\t"` for none. */
-function choices(path: Path, column: Column, value: FilterValue): Predicate {
+function choices<R>(path: Path, column: Column<R>, value: FilterValue): Predicate<R> {
   const list = requireList(path, value, 'a JSON list of choices');
   return (r) => {
     const v = column.read(r);
@@ -214,10 +219,15 @@ function choices(path: Path, column: Column, value: FilterValue): Predicate {
 }
 
 /** A multi-select choice column stores a JSON list of the chosen values. */
-function multipleChoices(path: Path, column: Column, value: FilterValue, context: FilterContext): Predicate {
+function multipleChoices<R>(
+  path: Path,
+  column: Column<R>,
+  value: FilterValue,
+  context: FilterContext<R>,
+): Predicate<R> {
   const list = requireList(path, value, 'a JSON list of choices');
   const searchType = (context.searchTypes.get(column.name) ?? column.searchType) % 10;
-  const chosen = (r: ItemRecord): string[] | undefined => {
+  const chosen = (r: R): string[] | undefined => {
     const v = column.read(r);
     if (typeof v !== 'string' || v === '' || v === '[]') return undefined;
     try {

@@ -2,7 +2,7 @@ import type { ItemRecord } from '../model';
 import type { Column, ColumnValue } from './columns';
 import { refuse } from './filter-values';
 
-export type Comparator = (a: ItemRecord, b: ItemRecord) => number;
+export type Comparator<R = ItemRecord> = (a: R, b: R) => number;
 
 /** The reference's SqlOrderBy.Types: asc 0, desc 1, by name in any case or by number. */
 function directionOf(path: string, value: unknown): 1 | -1 {
@@ -17,10 +17,19 @@ function directionOf(path: string, value: unknown): 1 | -1 {
  * the id descending. An empty value sorts first going up (SQL Server's NULL order).
  */
 export function sorter(hash: Record<string, unknown>, columns: ReadonlyMap<string, Column>): Comparator {
+  return columnSorter(hash, columns, (a, b) => b.updatedAt - a.updatedAt || b.recordId - a.recordId);
+}
+
+/** ColumnSorterHash in its key order over any table's columns, then that table's default order. */
+export function columnSorter<R>(
+  hash: Record<string, unknown>,
+  columns: ReadonlyMap<string, Column<R>>,
+  fallback: Comparator<R>,
+): Comparator<R> {
   const keys = Object.entries(hash).map(([name, value]) => {
     const path = `View.ColumnSorterHash.${name}`;
     const column = columns.get(name);
-    if (!column) refuse(path, `this site has no column ${name}`);
+    if (!column) refuse(path, `this table has no column ${name}`);
     return { column, direction: directionOf(path, value) };
   });
   return (a, b) => {
@@ -28,12 +37,12 @@ export function sorter(hash: Record<string, unknown>, columns: ReadonlyMap<strin
       const order = compareValues(sortValue(column, a), sortValue(column, b));
       if (order !== 0) return order * direction;
     }
-    return b.updatedAt - a.updatedAt || b.recordId - a.recordId;
+    return fallback(a, b);
   };
 }
 
 /** Title and text sort an empty value as ''; numbers that are not nullable as 0. */
-function sortValue(column: Column, record: ItemRecord): ColumnValue {
+function sortValue<R>(column: Column<R>, record: R): ColumnValue {
   const value = column.read(record);
   if (value !== undefined) return value;
   if (column.kind === 'text' || column.kind === 'choices') return '';

@@ -135,18 +135,22 @@ function canonicalView(view: Record<string, unknown>): Record<string, unknown> {
   return result;
 }
 
-function objectOf(path: string, value: unknown): Record<string, unknown> {
+export function objectOf(path: string, value: unknown): Record<string, unknown> {
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) refuse(path, 'expected a JSON object');
   return value as Record<string, unknown>;
 }
 
-function searchTypesOf(value: unknown, columns: ReadonlyMap<string, Column>): Map<string, number> {
+/** ColumnFilterSearchTypes against any table's columns: each names a column and a search type. */
+export function searchTypesOf<R>(
+  value: unknown,
+  columns: ReadonlyMap<string, Column<R>>,
+): Map<string, number> {
   const types = new Map<string, number>();
   for (const [name, type] of Object.entries(objectOf('View.ColumnFilterSearchTypes', value))) {
     const path = `View.ColumnFilterSearchTypes.${name}`;
     const column = columns.get(name);
-    if (!column) refuse(path, `this site has no column ${name}`);
+    if (!column) refuse(path, `this table has no column ${name}`);
     const searchType = searchTypeOf(type);
     if (searchType === undefined) refuse(path, `${JSON.stringify(type)} is not a search type`);
     types.set(name, searchType);
