@@ -101,8 +101,8 @@ describe('the browser UI', () => {
     await page.getByLabel('Title', { exact: true }).fill('Replace the pump');
     await page.getByLabel('Body', { exact: true }).fill('# Steps\n\n1. Order the part');
     await page.getByLabel('Status').fill('200');
-    await page.getByLabel('Manager').fill(String(accounts.admin.userId));
-    await page.getByLabel('Owner').fill(String(accounts.user.userId));
+    await page.getByLabel('Manager').selectOption(String(accounts.admin.userId));
+    await page.getByLabel('Owner').selectOption(String(accounts.user.userId));
     await page.getByLabel('Start').fill('2026-11-24T09:30');
     await page.getByLabel('Completion').fill('2026-11-30T18:00');
     await page.getByLabel('Work value').fill('12.5');
@@ -278,6 +278,31 @@ describe('the browser UI', () => {
     await page.goto(`${stack.url}/#/sites/${visible}`);
     await page.getByText('No records.').waitFor();
     await page.context().close();
+  });
+
+  it('grants a user by name in the site settings, and the user then sees the site', async () => {
+    const site = await createSite(stack.url, accounts.admin.apiKey, 0, { Title: 'Granted by name' });
+    const page = await loggedInPage(browser, stack.url, accounts.admin);
+    await page.goto(`${stack.url}/#/sites/${site}/settings`);
+    const permissions = page.getByRole('group', { name: 'Permissions' });
+    await permissions.getByRole('button', { name: 'Add a permission' }).click();
+    const row = permissions.locator('.permission').last();
+    await row
+      .getByRole('combobox', { name: 'Id' })
+      .selectOption({
+        label: `${accounts.user.loginId} (${accounts.user.loginId}) #${accounts.user.userId}`,
+      });
+    await row.getByLabel('Read').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').waitFor();
+    const answer = await call(stack.url, `/api/items/${site}/getsite`, { ApiKey: accounts.admin.apiKey });
+    expect((answer.body.Response as { Data: { Permissions: string[] } }).Data.Permissions).toContain(
+      `User,${accounts.user.userId},1`,
+    );
+    await page.context().close();
+    const userPage = await loggedInPage(browser, stack.url, accounts.user);
+    await userPage.getByRole('link', { name: 'Granted by name' }).waitFor();
+    await userPage.context().close();
   });
 
   it('works at 360 px wide, in Japanese too', async () => {

@@ -95,6 +95,8 @@ const en = {
   pasteImage: 'Paste or drop an image to embed it',
   notFound: 'Nothing here.',
   enabled: 'Enabled',
+  everyone: 'Every user',
+  nobody: '(none)',
 } as const;
 
 export type Words = { readonly [K in keyof typeof en]: string };
@@ -191,6 +193,8 @@ const ja: Words = {
   pasteImage: '画像を貼り付けるかドロップすると埋め込まれます',
   notFound: '見つかりません。',
   enabled: '有効',
+  everyone: '全てのユーザ',
+  nobody: '（なし）',
 };
 
 export type Language = 'en' | 'ja';

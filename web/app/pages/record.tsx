@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { type Account, loadAccounts } from '../accounts';
 import { describe, getSite, post, type RecordData, recordId, type Site } from '../api';
 import { t } from '../i18n';
 import { pageContext, runBrowserScripts } from '../p';
@@ -118,6 +119,13 @@ function RecordForm({ site, record }: { site: Site; record: RecordData | undefin
     }
     return initial;
   });
+  const [users, setUsers] = useState<readonly Account[]>();
+  useEffect(() => {
+    loadAccounts().then(
+      (accounts) => setUsers(accounts.User),
+      () => undefined,
+    );
+  }, []);
   const [error, setError] = useState<string>();
   const [invalid, setInvalid] = useState<Set<string>>(new Set());
   const [note, setNote] = useState<string>();
@@ -218,6 +226,29 @@ function RecordForm({ site, record }: { site: Site; record: RecordData | undefin
     </Field>
   );
 
+  /** A user column as a choice of the tenant's users by name; 0 is nobody. */
+  const userSelect = (name: string, label: string, choices: readonly Account[]) => (
+    <Field id={`field-${name}`} label={label}>
+      <select
+        id={`field-${name}`}
+        name={name}
+        aria-invalid={invalid.has(name) || undefined}
+        value={String(values[name] ?? 0)}
+        onChange={(e) => set(name, Number(e.currentTarget.value))}
+      >
+        <option value="0">{words.nobody}</option>
+        {!choices.some((user) => user.id === Number(values[name])) && Number(values[name]) !== 0 && (
+          <option value={String(values[name])}>#{String(values[name])}</option>
+        )}
+        {choices.map((user) => (
+          <option key={user.id} value={String(user.id)}>
+            {user.name}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+
   const buttons = Array.isArray(site.SiteSettings.CommandButtons)
     ? (site.SiteSettings.CommandButtons as CommandButton[])
     : [];
@@ -238,8 +269,8 @@ function RecordForm({ site, record }: { site: Site; record: RecordData | undefin
         />
         <div class="columns">
           {input('Status', words.status, 'number')}
-          {input('Manager', words.manager, 'number')}
-          {input('Owner', words.owner, 'number')}
+          {users ? userSelect('Manager', words.manager, users) : input('Manager', words.manager, 'number')}
+          {users ? userSelect('Owner', words.owner, users) : input('Owner', words.owner, 'number')}
           {isIssue && input('StartTime', words.startTime, 'datetime-local')}
           {isIssue && input('CompletionTime', words.completionTime, 'datetime-local')}
           {isIssue && input('WorkValue', words.workValue, 'number')}

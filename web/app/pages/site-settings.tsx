@@ -1,4 +1,5 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { type Accounts, loadAccounts } from '../accounts';
 import { describe, getSite, post, type Site } from '../api';
 import { t } from '../i18n';
 import { Field, Loading, Notice, useLoad } from './common';
@@ -86,6 +87,11 @@ function SettingsForm({ site }: { site: Site }) {
   const [browserScripts, setBrowserScripts] = useState<Named[]>(() =>
     Array.isArray(settings.Scripts) ? (settings.Scripts as Named[]) : [],
   );
+  const [accounts, setAccounts] = useState<Accounts>();
+  useEffect(() => {
+    // Without the lists (an older server, a refusal) the rows take ids as typed.
+    loadAccounts().then(setAccounts, () => undefined);
+  }, []);
   const [failure, setFailure] = useState<string>();
   const [note, setNote] = useState<string>();
   // Ids of the stored scripts removed on this page, deleted by updatesitesettings when it is saved.
@@ -179,12 +185,28 @@ function SettingsForm({ site }: { site: Site }) {
               </label>
               <label>
                 <span class="visually-hidden">{words.id}</span>
-                <input
-                  class="short"
-                  inputMode="numeric"
-                  value={row.id}
-                  onInput={(e) => update(rows, setRows, index, { id: e.currentTarget.value })}
-                />
+                {accounts ? (
+                  <select
+                    value={row.id}
+                    onChange={(e) => update(rows, setRows, index, { id: e.currentTarget.value })}
+                  >
+                    {row.kind === 'User' && <option value="-1">{words.everyone}</option>}
+                    {!accounts[row.kind].some((account) => String(account.id) === row.id) &&
+                      row.id !== '-1' && <option value={row.id}>{row.id || '—'}</option>}
+                    {accounts[row.kind].map((account) => (
+                      <option key={account.id} value={String(account.id)}>
+                        {account.name} #{account.id}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <input
+                    class="short"
+                    inputMode="numeric"
+                    value={row.id}
+                    onInput={(e) => update(rows, setRows, index, { id: e.currentTarget.value })}
+                  />
+                )}
               </label>
               {FLAGS.map(([name, bit]) => (
                 <label class="check" key={name}>
