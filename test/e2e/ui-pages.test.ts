@@ -287,11 +287,9 @@ describe('the browser UI', () => {
     const permissions = page.getByRole('group', { name: 'Permissions' });
     await permissions.getByRole('button', { name: 'Add a permission' }).click();
     const row = permissions.locator('.permission').last();
-    await row
-      .getByRole('combobox', { name: 'Id' })
-      .selectOption({
-        label: `${accounts.user.loginId} (${accounts.user.loginId}) #${accounts.user.userId}`,
-      });
+    await row.getByRole('combobox', { name: 'Id' }).selectOption({
+      label: `${accounts.user.loginId} (${accounts.user.loginId}) #${accounts.user.userId}`,
+    });
     await row.getByLabel('Read').check();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').waitFor();

@@ -183,31 +183,33 @@ function SettingsForm({ site }: { site: Site }) {
                   <option value="Dept">Dept</option>
                 </select>
               </label>
-              <label>
-                <span class="visually-hidden">{words.id}</span>
-                {accounts ? (
-                  <select
-                    value={row.id}
-                    onChange={(e) => update(rows, setRows, index, { id: e.currentTarget.value })}
-                  >
-                    {row.kind === 'User' && <option value="-1">{words.everyone}</option>}
-                    {!accounts[row.kind].some((account) => String(account.id) === row.id) &&
-                      row.id !== '-1' && <option value={row.id}>{row.id || '—'}</option>}
-                    {accounts[row.kind].map((account) => (
-                      <option key={account.id} value={String(account.id)}>
-                        {account.name} #{account.id}
-                      </option>
-                    ))}
-                  </select>
-                ) : (
-                  <input
-                    class="short"
-                    inputMode="numeric"
-                    value={row.id}
-                    onInput={(e) => update(rows, setRows, index, { id: e.currentTarget.value })}
-                  />
-                )}
+              <label for={`permission-id-${index}`} class="visually-hidden">
+                {words.id}
               </label>
+              {accounts ? (
+                <select
+                  id={`permission-id-${index}`}
+                  value={row.id}
+                  onChange={(e) => update(rows, setRows, index, { id: e.currentTarget.value })}
+                >
+                  {row.kind === 'User' && <option value="-1">{words.everyone}</option>}
+                  {!accounts[row.kind].some((account) => String(account.id) === row.id) &&
+                    row.id !== '-1' && <option value={row.id}>{row.id || '—'}</option>}
+                  {accounts[row.kind].map((account) => (
+                    <option key={account.id} value={String(account.id)}>
+                      {account.name} #{account.id}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  id={`permission-id-${index}`}
+                  class="short"
+                  inputMode="numeric"
+                  value={row.id}
+                  onInput={(e) => update(rows, setRows, index, { id: e.currentTarget.value })}
+                />
+              )}
               {FLAGS.map(([name, bit]) => (
                 <label class="check" key={name}>
                   <input
