@@ -5,7 +5,7 @@ import { BatchWriteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynam
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
 import type { ItemRecord } from '../lib/items/model';
 import { fromRecord, recordsByKeys } from '../lib/items/record-repository';
-import { matchingDocuments } from '../lib/search/query';
+import { searchIndex } from '../lib/search/query';
 import { matchesAll, normalize, searchWords } from '../lib/search/text';
 import { containerKeys, itemKeys } from '../lib/sites/keys';
 import { fromSite } from '../lib/sites/repository';
@@ -118,7 +118,7 @@ export async function benchSearch(count = 100_000): Promise<SearchBenchResult> {
       for (let run = 0; run < QUERIES + 5; run++) {
         const text = make();
         let started = performance.now();
-        const found = await matchingDocuments(TENANT, text, { kind: 'record' });
+        const found = await searchIndex(TENANT, text, { kind: 'record' });
         if (run >= 5) inProcess.push(performance.now() - started);
         started = performance.now();
         const answer = await call('/api/search', { SearchText: text, PageSize: 20 });
@@ -143,7 +143,7 @@ export async function benchSearch(count = 100_000): Promise<SearchBenchResult> {
       const started = performance.now();
       const found = await referenceScan(siteId, text);
       baselineRuns.push(performance.now() - started);
-      const indexed = await matchingDocuments(TENANT, text, { kind: 'record' });
+      const indexed = await searchIndex(TENANT, text, { kind: 'record' });
       if (found !== indexed.length) throw new Error(`${text}: scan ${found}, index ${indexed.length}`);
       console.error(
         `[search] reference scan for ${text}: ${round(baselineRuns.at(-1) ?? 0)} ms, ${found} hits`,
