@@ -1,8 +1,15 @@
-import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { backoff, batchWrite, chunk } from '../storage/batch';
 import { dynamo } from '../storage/clients';
 import { isConditionFailure } from '../storage/conditions';
 import { tableName } from '../storage/tables';
+import { mapLimit } from './concurrency';
 import { bucketOf, encodeSegment, idsInSegment, SEGMENT_BUCKETS } from './segment-codec';
 
 /**
@@ -103,6 +110,36 @@ export async function putDocument(tenantId: number, doc: SearchDocument): Promis
     if (isConditionFailure(error)) return false;
     throw error;
   }
+}
+
+/**
+ * putDocument for many: 100 to a transaction, each put under the same condition; a transaction that a
+ * newer stored version cancels is done again one put at a time. The ids not written.
+ */
+export async function putDocuments(tenantId: number, docs: readonly SearchDocument[]): Promise<Set<number>> {
+  const refused = new Set<number>();
+  await mapLimit(chunk(docs, 100), 4, async (part) => {
+    try {
+      await dynamo().send(
+        new TransactWriteCommand({
+          TransactItems: part.map((doc) => ({
+            Put: {
+              TableName: table(),
+              Item: fromDocument(tenantId, doc),
+              ConditionExpression: 'attribute_not_exists(pk) OR Ver <= :ver',
+              ExpressionAttributeValues: { ':ver': doc.ver },
+            },
+          })),
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      await mapLimit(part, 16, async (doc) => {
+        if (!(await putDocument(tenantId, doc))) refused.add(doc.id);
+      });
+    }
+  });
+  return refused;
 }
 
 /** Clears `Pending` once the postings of exactly this version and text are written. */

@@ -1,9 +1,8 @@
-import { mapLimit } from './concurrency';
 import { type EntryChange, updateDirectory } from './directory';
 import {
   DELETED_VER,
   getDocuments,
-  putDocument,
+  putDocuments,
   putSegments,
   type SearchDocument,
   segmentKey,
@@ -11,8 +10,6 @@ import {
 } from './index-store';
 import { entryOf, needsWrite } from './index-writer';
 import { textGrams } from './text';
-
-const CONCURRENCY = 16;
 
 /**
  * One rebuild page into the index: `docs` are the documents of site `siteId`'s page after `afterId` (its
@@ -46,13 +43,7 @@ export async function indexPage(
   );
   const current = docs.filter((doc) => stored.get(doc.id)?.ver !== DELETED_VER);
   const changed = current.filter((doc) => needsWrite(stored.get(doc.id), doc));
-  const refused = new Set(
-    (
-      await mapLimit(changed, CONCURRENCY, async (doc) =>
-        (await putDocument(tenantId, doc)) ? undefined : doc.id,
-      )
-    ).filter((id) => id !== undefined),
-  );
+  const refused = await putDocuments(tenantId, changed);
   await updateDirectory(
     tenantId,
     new Map(
