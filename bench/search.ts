@@ -61,6 +61,8 @@ export interface SearchBenchResult {
   };
   readonly queries: Record<'oneWord' | 'twoWords' | 'japaneseTwoChars', SearchQueryFigures>;
   readonly baseline: { readonly runsMs: readonly number[]; readonly p50Ms: number };
+  /** The baseline's p50 over each query kind's p50 through the gateway (goal: at least 100). */
+  readonly gatewaySpeedupAtP50: Record<'oneWord' | 'twoWords' | 'japaneseTwoChars', number>;
   readonly freshnessMs: { readonly median: number; readonly max: number; readonly runs: number };
 }
 
@@ -171,6 +173,12 @@ export async function benchSearch(count = 100_000): Promise<SearchBenchResult> {
       rebuild,
       queries,
       baseline: { runsMs: baselineRuns.map((ms) => round(ms)), p50Ms: round(median(baselineRuns)) },
+      gatewaySpeedupAtP50: Object.fromEntries(
+        Object.entries(queries).map(([name, figures]) => [
+          name,
+          round(median(baselineRuns) / figures.gatewayP50Ms),
+        ]),
+      ) as SearchBenchResult['gatewaySpeedupAtP50'],
       freshnessMs: { median: round(median(delays)), max: round(Math.max(...delays)), runs: delays.length },
     };
   } finally {

@@ -1,14 +1,14 @@
 import { type DirectoryEntry, readDirectory } from './directory';
 import { DELETED_VER, type GramPostings, getDocuments, postingIds, type SearchDocument } from './index-store';
-import { matchesAll, searchWords, wordGrams } from './text';
+import { GRAM_SIZE, matchesAll, searchWords, wordGrams, wordToken } from './text';
 
 /**
  * Search through the index. The directory (every indexed document's site, UpdatedTime and whether its
  * postings are exact) and the postings of the words' n-grams are read side by side; the ids holding every
- * n-gram of every word, in scope, are the candidates. A candidate is proven when every word is one n-gram
- * (at most three characters) and its postings are exact; the others are checked against their stored
- * text, reading only the texts. Postings may hold an id too many, never one too few, so the answer is
- * exactly a substring scan of the stored texts. Newest first by the directory's UpdatedTime: no document
+ * n-gram of every word, in scope, are the candidates. A candidate whose postings are exact is proven when
+ * every word is either one n-gram (at most GRAM_SIZE characters) or a whole token of its text (its token
+ * key); the others are checked against their stored text, reading only the texts. Postings may hold an
+ * id too many, never one too few, so the answer is exactly a substring scan of the stored texts. Newest first by the directory's UpdatedTime: no document
  * is read for ordering or counting.
  */
 
@@ -26,8 +26,6 @@ export interface SearchMatch {
   readonly updatedAt: number;
 }
 
-const GRAM_SIZE = 3;
-
 /** The documents of the tenant that match `searchText`, newest first; no words: none. */
 export async function searchIndex(
   tenantId: number,
@@ -37,23 +35,29 @@ export async function searchIndex(
   const words = searchWords(searchText);
   if (words.length === 0) return [];
   const grams = [...new Set(words.flatMap(wordGrams))];
+  const tokens = words.map(wordToken).filter((token) => token !== undefined);
   const [directory, ...postings] = await Promise.all([
     readDirectory(tenantId),
-    ...grams.map((gram) => postingIds(tenantId, gram)),
+    ...[...grams, ...tokens].map((key) => postingIds(tenantId, key)),
   ]);
   const inScope = (id: number, entry: DirectoryEntry | undefined): entry is DirectoryEntry =>
     entry !== undefined &&
     entry.ver !== DELETED_VER &&
     (scope.kind === undefined || kindOf(id, entry) === scope.kind) &&
     (scope.siteIds === undefined || scope.siteIds.has(entry.siteId));
-  const sets = postings.map((gram) => idsOf(gram, directory));
+  const sets = postings.slice(0, grams.length).map((gram) => idsOf(gram, directory));
+  const tokenSets = postings.slice(grams.length).map((token) => idsOf(token, directory));
   sets.sort((a, b) => a.size - b.size);
   const [smallest, ...rest] = sets;
   const candidates = [...(smallest ?? [])].filter(
     (id) => inScope(id, directory.get(id)) && rest.every((ids) => ids.has(id)),
   );
-  const short = words.every((word) => Array.from(word).length <= GRAM_SIZE);
-  const unproven = candidates.filter((id) => !short || !directory.get(id)?.exact);
+  // Words longer than one n-gram, each proven for an exact document by its token key.
+  const long = words.filter((word) => Array.from(word).length > GRAM_SIZE).length;
+  const proven = (id: number) =>
+    directory.get(id)?.exact === true &&
+    (long === 0 || (tokenSets.length === long && tokenSets.every((ids) => ids.has(id))));
+  const unproven = candidates.filter((id) => !proven(id));
   const texts = await getDocuments(tenantId, unproven, true);
   const failed = new Set(unproven.filter((id) => !matchesAll(texts.get(id)?.text ?? '', words)));
   return candidates
