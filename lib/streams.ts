@@ -42,7 +42,7 @@ export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
   {
     table: 'tasks',
     handler: 'background-tasks',
-    tables: { tasks: 'write', items: 'read', accounts: 'read', searchIndex: 'write' },
+    tables: { tasks: 'write', items: 'read', accounts: 'read', searchIndex: 'write', siteIndexes: 'write' },
     batchSize: 1,
     parallelization: 10,
     timeoutSeconds: 300,

@@ -6,7 +6,8 @@ import type { Site } from '../sites/model';
 import { Permission, sitePermission } from '../sites/permissions';
 import { getSite, sitesOfTenant } from '../sites/repository';
 import { startTask } from '../tasks/tasks';
-import { matchingDocuments } from './query';
+import { getDocuments } from './index-store';
+import { searchIndex } from './query';
 import type { SearchInput } from './schemas';
 import { excerpt, searchWords } from './text';
 
@@ -43,22 +44,30 @@ export async function searchTenant(
   const words = searchWords(input.SearchText);
   if (words.length === 0) throw new BadRequestError('SearchText has no words');
   const readable = await readableSiteIds(principal);
-  const documents = await matchingDocuments(principal.tenantId, input.SearchText, { siteIds: readable });
-  documents.sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id);
+  const matches = await searchIndex(principal.tenantId, input.SearchText, { siteIds: readable });
   const offset = input.Offset ?? 0;
   const pageSize = input.PageSize ?? PAGE_SIZE;
+  const page = matches.slice(offset, offset + pageSize);
+  // Only the page's documents are read, for their titles and excerpts.
+  const documents = await getDocuments(
+    principal.tenantId,
+    page.map((match) => match.id),
+  );
   return {
     Offset: offset,
     PageSize: pageSize,
-    TotalCount: documents.length,
-    Data: documents.slice(offset, offset + pageSize).map((doc) => ({
-      Id: doc.id,
-      SiteId: doc.siteId,
-      Kind: doc.kind,
-      Title: doc.title,
-      Excerpt: excerpt(doc.text, words),
-      UpdatedTime: new Date(doc.updatedAt).toISOString(),
-    })),
+    TotalCount: matches.length,
+    Data: page.map((match) => {
+      const doc = documents.get(match.id);
+      return {
+        Id: match.id,
+        SiteId: match.siteId,
+        Kind: match.kind,
+        Title: doc?.title ?? '',
+        Excerpt: excerpt(doc?.text ?? '', words),
+        UpdatedTime: new Date(match.updatedAt).toISOString(),
+      };
+    }),
   };
 }
 

@@ -1,27 +1,36 @@
-import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { backoff, batchWrite, chunk } from '../storage/batch';
 import { dynamo } from '../storage/clients';
 import { isConditionFailure } from '../storage/conditions';
 import { tableName } from '../storage/tables';
-import { bucketOf, encodeSegment, idsInSegment } from './segment-codec';
+import { mapLimit } from './concurrency';
+import { bucketOf, encodeSegment, idsInSegment, SEGMENT_BUCKETS } from './segment-codec';
 
 /**
  * The search index's rows (table SearchIndex), every key under the tenant:
  * - a document per indexed site or record: `T<tenant>#DOC` / its 15-digit id, holding the normalised full
- *   text, the source's Ver and `Pending` while its postings are being written;
+ *   text, the source's Ver and `Pending` while its postings are being written; and the directory of them
+ *   all, packed (lib/search/directory.ts);
  * - a posting per character n-gram and block of 4,096 ids: `T<tenant>#G#<gram>` / `B<block>`, whose number
  *   set `Ids` holds the ids of that block whose text has the gram, kept by the live path. ADD and DELETE of
  *   set members are idempotent, and a record's change touches only the postings of the grams it gained
  *   or lost;
- * - a segment per hash bucket of n-grams and rebuild page: `T<tenant>#S<bucket>` / `<site>.<after id>`,
+ * - a segment per hash bucket of n-grams and rebuild page: `T<tenant>#S<bucket>` / `<site>.P<after id>`,
  *   holding for each gram of the bucket the page's ids that have it (lib/search/segment-codec.ts), written
- *   whole, 25 to a request: a rebuild page of thousands of records costs SEGMENT_BUCKETS rows, not one
- *   per gram. The same page done again writes the same rows. Nothing removes an id from a segment but the
- *   next rebuild of its page: an id there whose text lost the gram is a candidate the search drops when it
- *   checks the text.
+ *   whole, all SEGMENT_BUCKETS rows of the page, 25 to a request: thousands of records cost
+ *   SEGMENT_BUCKETS rows, not one per gram, and the same page done again writes the same rows. Nothing
+ *   removes an id from a segment but the next rebuild of its page: the directory names the one segment
+ *   that stands for each id, and whether its postings are exact.
  */
 
 const table = () => tableName('searchIndex');
+/** Ids per block: of live postings and of directory rows. */
 const BLOCK = 4096;
 /** The Ver of a deleted record's tombstone: no late write of an older version can bring it back. */
 export const DELETED_VER = Number.MAX_SAFE_INTEGER;
@@ -45,10 +54,14 @@ const segmentPk = (tenantId: number, bucket: number) => `T${tenantId}#S${bucket}
 
 export const blockOf = (id: number) => Math.floor(id / BLOCK);
 
-/** The documents of `ids` that exist (tombstones included), read consistently. */
+/**
+ * The documents of `ids` that exist (tombstones included), read consistently; `textsOnly`: without their
+ * titles, for checking texts.
+ */
 export async function getDocuments(
   tenantId: number,
   ids: readonly number[],
+  textsOnly = false,
 ): Promise<Map<number, SearchDocument>> {
   const found = new Map<number, SearchDocument>();
   await Promise.all(
@@ -57,7 +70,18 @@ export async function getDocuments(
       for (let attempt = 0; pending.length > 0; attempt++) {
         await backoff(attempt);
         const result = await dynamo().send(
-          new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }),
+          new BatchGetCommand({
+            RequestItems: {
+              [table()]: {
+                Keys: pending,
+                ConsistentRead: true,
+                ...(textsOnly && {
+                  ProjectionExpression: 'Id, SiteId, #text, Ver, UpdatedAt',
+                  ExpressionAttributeNames: { '#text': 'Text' },
+                }),
+              },
+            },
+          }),
         );
         for (const item of result.Responses?.[table()] ?? []) found.set(Number(item.Id), toDocument(item));
         pending = result.UnprocessedKeys?.[table()]?.Keys ?? [];
@@ -86,6 +110,36 @@ export async function putDocument(tenantId: number, doc: SearchDocument): Promis
     if (isConditionFailure(error)) return false;
     throw error;
   }
+}
+
+/**
+ * putDocument for many: 100 to a transaction, each put under the same condition; a transaction that a
+ * newer stored version cancels is done again one put at a time. The ids not written.
+ */
+export async function putDocuments(tenantId: number, docs: readonly SearchDocument[]): Promise<Set<number>> {
+  const refused = new Set<number>();
+  await mapLimit(chunk(docs, 100), 4, async (part) => {
+    try {
+      await dynamo().send(
+        new TransactWriteCommand({
+          TransactItems: part.map((doc) => ({
+            Put: {
+              TableName: table(),
+              Item: fromDocument(tenantId, doc),
+              ConditionExpression: 'attribute_not_exists(pk) OR Ver <= :ver',
+              ExpressionAttributeValues: { ':ver': doc.ver },
+            },
+          })),
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      await mapLimit(part, 16, async (doc) => {
+        if (!(await putDocument(tenantId, doc))) refused.add(doc.id);
+      });
+    }
+  });
+  return refused;
 }
 
 /** Clears `Pending` once the postings of exactly this version and text are written. */
@@ -138,39 +192,52 @@ export async function putSegments(
     if (list) list.push(entry);
     else buckets.set(bucket, [entry]);
   }
+  // Every bucket, the empty ones deleted: a gram the block no longer has must not stay in an older row.
   await batchWrite(
     table(),
-    [...buckets].map(([bucket, entries]) => ({
-      PutRequest: { Item: { pk: segmentPk(tenantId, bucket), sk: segment, Packed: encodeSegment(entries) } },
-    })),
+    Array.from({ length: SEGMENT_BUCKETS }, (_, bucket) => {
+      const entries = buckets.get(bucket);
+      const key = { pk: segmentPk(tenantId, bucket), sk: segment };
+      return entries
+        ? { PutRequest: { Item: { ...key, Packed: encodeSegment(entries) } } }
+        : { DeleteRequest: { Key: key } };
+    }),
   );
-  return buckets.size;
+  return SEGMENT_BUCKETS;
+}
+
+/** The ids of one n-gram's postings: the live ones, and those of each rebuild segment by its site. */
+export interface GramPostings {
+  readonly live: Set<number>;
+  readonly segments: { readonly siteId: number; readonly segment: number; readonly ids: readonly number[] }[];
 }
 
 /**
- * Writes documents whole, 25 to a request, without the version check of putDocument: for the rebuild,
- * which writes only documents whose stored version it has just read as older, moments before.
+ * Every id whose postings (live blocks and rebuild segments) hold `gram`. A segment row's key names its
+ * site and page (`<site>.P<after id>`); rows of an older layout (`<site>.<after id>`) are left out, as no
+ * directory entry counts them (lib/search/directory.ts).
  */
-export async function putDocuments(tenantId: number, docs: readonly SearchDocument[]): Promise<void> {
-  await batchWrite(
-    table(),
-    docs.map((doc) => ({ PutRequest: { Item: fromDocument(tenantId, doc) } })),
-  );
-}
-
-/** Every id whose postings (live blocks and rebuild segments) hold `gram`. */
-export async function postingIds(tenantId: number, gram: string): Promise<Set<number>> {
-  const ids = new Set<number>();
+export async function postingIds(tenantId: number, gram: string): Promise<GramPostings> {
+  const live = new Set<number>();
+  const segments: GramPostings['segments'] = [];
   await Promise.all([
     queryAll(gramPk(tenantId, gram), (item) => {
-      for (const id of (item.Ids as Set<number> | undefined) ?? []) ids.add(id);
+      for (const id of (item.Ids as Set<number> | undefined) ?? []) live.add(id);
     }),
     queryAll(segmentPk(tenantId, bucketOf(gram)), (item) => {
-      if (item.Packed instanceof Uint8Array) for (const id of idsInSegment(item.Packed, gram)) ids.add(id);
+      const key = /^(\d+)\.P(\d+)$/.exec(String(item.sk));
+      if (key && item.Packed instanceof Uint8Array) {
+        const segment = Number(key[2]) + 1;
+        segments.push({ siteId: Number(key[1]), segment, ids: idsInSegment(item.Packed, gram) });
+      }
     }),
   ]);
-  return ids;
+  return { live, segments };
 }
+
+/** The key of a site's rebuild segment of the page after `afterId`, and its number in the directory. */
+export const segmentKey = (siteId: number, afterId: number) => `${siteId}.P${afterId}`;
+export const segmentNumber = (afterId: number) => afterId + 1;
 
 async function queryAll(pk: string, each: (item: Record<string, unknown>) => void): Promise<void> {
   let start: Record<string, unknown> | undefined;

@@ -1,4 +1,5 @@
 import { mapLimit } from './concurrency';
+import { type DirectoryEntry, type EntryChange, updateDirectory } from './directory';
 import {
   blockOf,
   DELETED_VER,
@@ -17,6 +18,8 @@ import { textGrams } from './text';
  *
  * The order makes every interruption and every race leave at worst postings too many (candidates the
  * search drops when it checks them against their text), never one too few:
+ * 0. its directory entry takes the new version, its postings marked as not exact (a deleted item's entry
+ *    is marked deleted: the search stops finding it at once);
  * 1. the document is written with `Pending`, unless a newer version is stored;
  * 2. postings of lost grams are removed and postings of the new grams added, side by side as the two
  *    sets never overlap (all the new grams when the previous version was itself still pending: its
@@ -24,7 +27,10 @@ import { textGrams } from './text';
  * 3. documents that another writer replaced meanwhile get their grams added again, in case step 2
  *    removed some of them;
  * 4. `Pending` is cleared. A document still pending (a crash before this) counts as stale for a rebuild
- *    and is redone in full by the next change.
+ *    and is redone in full by the next change;
+ * 5. the directory entry is marked exact where the postings now hold exactly the text's n-grams: the
+ *    document was new, or its postings were exact and live only (never in a rebuild segment, whose rows
+ *    only a rebuild changes), and no other writer interfered.
  */
 
 const CONCURRENCY = 16;
@@ -57,6 +63,21 @@ export async function applyDocuments(
     docs.map((doc) => doc.id),
   );
   const candidates = docs.filter((doc) => needsWrite(stored.get(doc.id), doc));
+  const entriesBefore = new Map<number, DirectoryEntry | undefined>();
+  await updateDirectory(
+    tenantId,
+    new Map(
+      candidates.map((doc): [number, EntryChange] => [
+        doc.id,
+        (entry) => {
+          entriesBefore.set(doc.id, entry);
+          if (entry && entry.ver > doc.ver) return undefined;
+          const moved = entry !== undefined && entry.siteId !== doc.siteId;
+          return { ...entryOf(doc), segment: moved ? 0 : (entry?.segment ?? 0), live: true, exact: false };
+        },
+      ]),
+    ),
+  );
   const written = (
     await mapLimit(candidates, CONCURRENCY, async (doc) =>
       (await putDocument(tenantId, { ...doc, pending: true })) ? doc : undefined,
@@ -70,7 +91,8 @@ export async function applyDocuments(
     const oldGrams = before ? textGrams(before.text) : new Set<string>();
     const newGrams = textGrams(doc.text);
     for (const gram of oldGrams) if (!newGrams.has(gram)) removals.add(gram, doc.id);
-    const complete = before !== undefined && !before.pending;
+    // Moved to another site: the grams its old site's segment held for it no longer count.
+    const complete = before !== undefined && !before.pending && before.siteId === doc.siteId;
     for (const gram of newGrams) if (!complete || !oldGrams.has(gram)) additions.add(gram, doc.id);
   }
   // Lost and gained grams of one document never overlap: both kinds of write go out at once.
@@ -85,15 +107,39 @@ export async function applyDocuments(
     written.map((doc) => doc.id),
   );
   const readd = new PostingBatch();
+  const raced = new Set<number>();
   for (const doc of written) {
     const current = now.get(doc.id);
     if (current && (current.ver !== doc.ver || current.text !== doc.text)) {
+      raced.add(doc.id);
       for (const gram of textGrams(current.text)) readd.add(gram, doc.id);
     }
   }
   postingWrites += await readd.write(tenantId, 'ADD');
   await mapLimit(written, CONCURRENCY, (doc) => settleDocument(tenantId, doc));
+  await updateDirectory(
+    tenantId,
+    new Map(
+      written
+        .filter((doc) => doc.ver !== DELETED_VER && !raced.has(doc.id))
+        .filter((doc) => {
+          const before = stored.get(doc.id);
+          const entry = entriesBefore.get(doc.id);
+          if (!before) return entry === undefined || (entry.segment === 0 && entry.exact);
+          return entry?.exact === true && entry.segment === 0 && !before.pending;
+        })
+        .map((doc): [number, EntryChange] => [
+          doc.id,
+          (entry) => (entry?.ver === doc.ver && entry.segment === 0 ? { ...entry, exact: true } : undefined),
+        ]),
+    ),
+  );
   return { written: written.length, postingWrites };
+}
+
+/** A document's directory entry, before its flags. */
+export function entryOf(doc: SearchDocument): Omit<DirectoryEntry, 'segment' | 'live' | 'exact'> {
+  return { siteId: doc.siteId, updatedAt: doc.updatedAt, ver: doc.ver };
 }
 
 /** Ids per gram and block, so that one page of records costs one write per gram and block it touches. */

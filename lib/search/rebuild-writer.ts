@@ -1,17 +1,31 @@
-import { getDocuments, putDocuments, putSegments, type SearchDocument } from './index-store';
-import { needsWrite } from './index-writer';
+import { type EntryChange, updateDirectory } from './directory';
+import {
+  DELETED_VER,
+  getDocuments,
+  putDocuments,
+  putSegments,
+  type SearchDocument,
+  segmentKey,
+  segmentNumber,
+} from './index-store';
+import { entryOf, needsWrite } from './index-writer';
 import { textGrams } from './text';
 
 /**
- * One rebuild page into the index: the page's segments (every n-gram of every document of the page, with
- * the ids holding it), then the documents that differ from the stored ones. In that order, a crash in
- * between leaves the documents stale, so the page is done again; and the segments are written for every
- * page, changed or not, because a page's boundaries move when records come and go, and a segment left
- * out would take its ids' postings with it. A page done twice writes the same rows.
+ * One rebuild page into the index: `docs` are the documents of site `siteId`'s page after `afterId` (its
+ * records, and on its first page the site's own document). First the page's segments (every n-gram of every document, with the ids holding it), then the documents that differ
+ * from the stored ones, each written only over an older version (a live change made after this page read
+ * its records stays), then their directory entries, likewise only over older versions. In that order, a
+ * crash in between leaves the directory as it was, so the page is done again; and the segments are
+ * written for every page, changed or not. A page done twice writes the same rows.
+ *
+ * An entry becomes exact only where the live path never wrote postings for the id: postings it wrote
+ * for an older text may hold n-grams this text lacks, and only checking the text tells.
  */
 export async function indexPage(
   tenantId: number,
-  segment: string,
+  siteId: number,
+  afterId: number,
   docs: readonly SearchDocument[],
 ): Promise<{ documents: number; segments: number }> {
   const postings = new Map<string, number[]>();
@@ -22,12 +36,28 @@ export async function indexPage(
       else postings.set(gram, [doc.id]);
     }
   }
-  const segments = await putSegments(tenantId, segment, postings);
+  const segments = await putSegments(tenantId, segmentKey(siteId, afterId), postings);
   const stored = await getDocuments(
     tenantId,
     docs.map((doc) => doc.id),
   );
-  const changed = docs.filter((doc) => needsWrite(stored.get(doc.id), doc));
-  await putDocuments(tenantId, changed);
-  return { documents: changed.length, segments };
+  const current = docs.filter((doc) => stored.get(doc.id)?.ver !== DELETED_VER);
+  const changed = current.filter((doc) => needsWrite(stored.get(doc.id), doc));
+  const refused = await putDocuments(tenantId, changed);
+  await updateDirectory(
+    tenantId,
+    new Map(
+      current
+        .filter((doc) => !refused.has(doc.id))
+        .map((doc): [number, EntryChange] => [
+          doc.id,
+          (entry) => {
+            if (entry && entry.ver > doc.ver) return undefined;
+            const live = entry?.live ?? false;
+            return { ...entryOf(doc), segment: segmentNumber(afterId), live, exact: !live };
+          },
+        ]),
+    ),
+  );
+  return { documents: changed.length - refused.size, segments };
 }

@@ -30,7 +30,7 @@ interface Cursor {
   readonly site: number;
   /** The last record id done in it; 0 before its first page, which also does the site's own document. */
   readonly after: number;
-  /** Set once every site is done (tenant scope): the last document id checked for a deleted item. */
+  /** Set once every site is done: the last document id checked for a deleted item. */
   readonly sweep?: number;
 }
 
@@ -48,9 +48,8 @@ export const rebuildSearchIndexes: TaskKind = {
 
   async page(task, value) {
     const cursor = value as Cursor;
-    if (cursor.sweep !== undefined) return sweepPage(task.tenantId, cursor.sweep);
-    if (cursor.site === 0)
-      return { done: 0, cursor: task.scopeId === 0 ? { site: 0, after: 0, sweep: 0 } : undefined };
+    if (cursor.sweep !== undefined) return sweepPage(task, cursor.sweep);
+    if (cursor.site === 0) return { done: 0, cursor: { site: 0, after: 0, sweep: 0 } };
     const site = await getSite(task.tenantId, cursor.site);
     if (!site) return { done: 0, cursor: await nextSiteCursor(task, cursor.site) };
     const users = new UserNames();
@@ -68,7 +67,7 @@ export const rebuildSearchIndexes: TaskKind = {
     const records = await recordsByKeys(keys);
     const docs = await Promise.all(records.map((record) => recordDocument(record, site.title, users)));
     if (cursor.after === 0) docs.push(await siteDocument(site, users));
-    await indexPage(task.tenantId, `${site.siteId}.${cursor.after}`, docs);
+    await indexPage(task.tenantId, site.siteId, cursor.after, docs);
     const lastId = Number(keys.at(-1)?.pk.split('#').at(-1) ?? 0);
     const next =
       keys.length === pageSize()
@@ -78,9 +77,9 @@ export const rebuildSearchIndexes: TaskKind = {
   },
 };
 
-/** The first page of the next site in id order (tenant scope), or nothing left. */
-async function nextSiteCursor(task: Task, siteId: number): Promise<Cursor | undefined> {
-  if (task.scopeId !== 0) return undefined;
+/** The first page of the next site in id order (tenant scope), or the sweep once none is left. */
+async function nextSiteCursor(task: Task, siteId: number): Promise<Cursor> {
+  if (task.scopeId !== 0) return { site: 0, after: 0, sweep: 0 };
   const page = await dynamo().send(
     new QueryCommand({
       TableName: itemsTable(),
@@ -95,13 +94,17 @@ async function nextSiteCursor(task: Task, siteId: number): Promise<Cursor | unde
 }
 
 /**
- * After the sites, the tenant's documents in id order, a page at a time: a document whose site or record
- * is gone (deleted while Search.CreateIndexes was off, or while the stream handler was down) becomes a
- * tombstone, so that the search stops finding it. Counts nothing towards Done: Total counts items.
+ * After the sites, the tenant's documents in id order, a page at a time: a document of the task's scope
+ * (the tenant, or the site and its own records) whose site or record is gone (deleted while
+ * Search.CreateIndexes was off, or while the stream handler was down) becomes a tombstone, so that the
+ * search stops finding it. Counts nothing towards Done: Total counts items.
  */
-async function sweepPage(tenantId: number, afterId: number): Promise<{ done: number; cursor?: Cursor }> {
+async function sweepPage(task: Task, afterId: number): Promise<{ done: number; cursor?: Cursor }> {
+  const tenantId = task.tenantId;
   const { documents, lastId } = await documentPage(tenantId, afterId, pageSize());
-  const live = documents.filter((doc) => doc.ver !== DELETED_VER);
+  const live = documents.filter(
+    (doc) => doc.ver !== DELETED_VER && (task.scopeId === 0 || doc.siteId === task.scopeId),
+  );
   const existing = await existingIds(
     tenantId,
     live.map((doc) => doc.id),

@@ -37,25 +37,35 @@ export function matchesAll(text: string, words: readonly string[]): boolean {
   return words.every((word) => text.includes(word));
 }
 
+/** The longest n-grams kept: a word of up to this many characters is one posting key. */
+export const GRAM_SIZE = 4;
+/** Tokens of up to this many characters also have a key of their own (tokenKey). */
+const TOKEN_KEY_MAX = 32;
+
+/** The posting key of a whole token: a space, which no n-gram holds, then the token. */
+export const tokenKey = (token: string) => ` ${token}`;
+
 /**
- * The posting keys of a stored text: every character (code point), every pair and every triple of
- * adjacent characters that holds no space. A word of one character is found by its character, of two by
- * its pair (so a two-character Japanese word inside a longer phrase has its own key), a longer one by its
- * triples, which are far more selective than pairs in any script. Words never hold a space, so n-grams
- * across a space are never asked for and not kept.
+ * The posting keys of a stored text: every n-gram of one to GRAM_SIZE adjacent characters (code points)
+ * that holds no space, and every token (the text's pieces between spaces) longer than GRAM_SIZE and of
+ * at most TOKEN_KEY_MAX characters. A word of up to GRAM_SIZE characters is found by its own n-gram (so a
+ * two-character Japanese word inside a longer phrase has its own key), a longer one by some of its
+ * GRAM_SIZE-grams, which are selective in any script. Words never hold a space, so n-grams across a space
+ * are never asked for and not kept. A token key proves that a longer word is in the text when the word is
+ * the whole token (lib/search/query.ts).
  */
 export function textGrams(text: string): Set<string> {
   const grams = new Set<string>();
-  const chars = Array.from(text);
-  for (let index = 0; index < chars.length; index++) {
-    const first = chars[index] as string;
-    if (first === ' ') continue;
-    grams.add(first);
-    const second = chars[index + 1];
-    if (second === undefined || second === ' ') continue;
-    grams.add(first + second);
-    const third = chars[index + 2];
-    if (third !== undefined && third !== ' ') grams.add(first + second + third);
+  for (const token of text.split(' ')) {
+    const chars = Array.from(token);
+    for (let index = 0; index < chars.length; index++) {
+      let gram = '';
+      for (let size = 0; size < GRAM_SIZE && index + size < chars.length; size++) {
+        gram += chars[index + size];
+        grams.add(gram);
+      }
+    }
+    if (chars.length > GRAM_SIZE && chars.length <= TOKEN_KEY_MAX) grams.add(tokenKey(token));
   }
   return grams;
 }
@@ -64,23 +74,32 @@ export function textGrams(text: string): Set<string> {
 const MAX_WORD_GRAMS = 4;
 
 /**
- * Keys a record must have to hold `word`: its character, its pair, or (longer words) up to four of its
- * triples, spread from its start to its end. Holding them is necessary, not sufficient ("abcab" has the
- * triples of "abcabc" but not the word), hence the check of candidates against their stored text.
+ * Keys a record must have to hold `word`: the word itself when it is at most GRAM_SIZE characters, or up
+ * to four of its GRAM_SIZE-grams, spread from its start to its end. Holding them is necessary, not
+ * sufficient ("abcdab" has the 4-grams of "abcdabcd" but not the word), hence the check of candidates
+ * against their stored text unless a token key proves them.
  */
 export function wordGrams(word: string): string[] {
   const chars = Array.from(word);
-  if (chars.length <= 3) return [chars.join('')];
-  const triples = [
-    ...new Set(chars.slice(0, -2).map((char, index) => char + chars[index + 1] + chars[index + 2])),
-  ];
-  if (triples.length <= MAX_WORD_GRAMS) return triples;
-  const step = (triples.length - 1) / (MAX_WORD_GRAMS - 1);
-  return [
+  if (chars.length <= GRAM_SIZE) return [chars.join('')];
+  const grams = [
     ...new Set(
-      Array.from({ length: MAX_WORD_GRAMS }, (_, index) => triples[Math.round(index * step)] as string),
+      chars.slice(0, chars.length - GRAM_SIZE + 1).map((_, at) => chars.slice(at, at + GRAM_SIZE).join('')),
     ),
   ];
+  if (grams.length <= MAX_WORD_GRAMS) return grams;
+  const step = (grams.length - 1) / (MAX_WORD_GRAMS - 1);
+  return [
+    ...new Set(
+      Array.from({ length: MAX_WORD_GRAMS }, (_, index) => grams[Math.round(index * step)] as string),
+    ),
+  ];
+}
+
+/** The key whose postings prove `word` for an exact document, when the word can be a whole token. */
+export function wordToken(word: string): string | undefined {
+  const length = Array.from(word).length;
+  return length > GRAM_SIZE && length <= TOKEN_KEY_MAX ? tokenKey(word) : undefined;
 }
 
 /** Up to `radius` characters either side of the first hit of the first word, for a result list. */

@@ -1,5 +1,6 @@
 import { rebuildSearchIndexes } from '../search/rebuild';
 import type { TaskKind } from './model';
+import { rebuildSiteNameIndex } from './site-name-index';
 
 /**
  * Every kind of background task, by the name stored in its row. Another kind is one more entry here: a
@@ -8,4 +9,5 @@ import type { TaskKind } from './model';
  */
 export const taskKinds: Readonly<Record<string, TaskKind>> = {
   RebuildSearchIndexes: rebuildSearchIndexes,
+  RebuildSiteNameIndex: rebuildSiteNameIndex,
 };

@@ -544,6 +544,36 @@ describe('KirokuStack', () => {
       }
     });
 
+    it.each(streamSubscriptions)(
+      'grants stream handler $handler exactly the tables it lists',
+      (subscription) => {
+        const statements = statementsOf(subscription.handler);
+        const listed = subscription.tables ?? {};
+        const granted = new Set(statements.flatMap(tablesIn).filter((key) => key !== subscription.table));
+        expect([...granted].sort()).toEqual(
+          Object.keys(listed)
+            .filter((key) => key !== subscription.table)
+            .sort(),
+        );
+        for (const [key, access] of Object.entries(listed)) {
+          const actions = statements.filter((s) => tablesIn(s).includes(key as TableKey)).flatMap(actionsOf);
+          const writes = actions.filter((action) => WRITE_ACTIONS.includes(action));
+          expect(writes.sort(), `${subscription.handler} on ${key}`).toEqual(
+            access === 'write' ? [...WRITE_ACTIONS].sort() : [],
+          );
+        }
+      },
+    );
+
+    it('lets the background-task worker write the site-name index (the RebuildSiteNameIndex task)', () => {
+      const worker = streamSubscriptions.find((s) => s.handler === 'background-tasks');
+      expect(worker?.tables).toMatchObject({ siteIndexes: 'write', searchIndex: 'write', tasks: 'write' });
+      const actions = statementsOf('background-tasks')
+        .filter((s) => tablesIn(s).includes('siteIndexes'))
+        .flatMap(actionsOf);
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem']));
+    });
+
     it('gives functions that list no table no DynamoDB permission at all', () => {
       const tableless = [...routes.filter((r) => Object.keys(r.tables).length === 0).map((r) => r.handler)];
       for (const handler of [...tableless, fallbackHandler]) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bucketOf, encodeSegment, idsInSegment, SEGMENT_BUCKETS } from '../../../lib/search/segment-codec';
-import { searchWords, storedText, textGrams, wordGrams } from '../../../lib/search/text';
+import { searchWords, storedText, textGrams, tokenKey, wordGrams, wordToken } from '../../../lib/search/text';
 
 describe('search text', () => {
   it.each([
@@ -28,6 +28,19 @@ describe('search text', () => {
         for (const gram of wordGrams(normalized)) expect(keys.has(gram)).toBe(true);
       }),
     );
+  });
+
+  it('keys whole tokens longer than one n-gram, and only whole tokens', () => {
+    const keys = textGrams(storedText(['concatenate cat 全文検索システム']));
+    expect(keys.has(tokenKey('concatenate'))).toBe(true);
+    expect(keys.has(tokenKey('全文検索システム'))).toBe(true);
+    expect(keys.has(tokenKey('cat'))).toBe(false);
+    expect(keys.has(tokenKey('catenate'))).toBe(false);
+    expect(keys.has('conc')).toBe(true);
+    expect(keys.has('conca')).toBe(false);
+    expect(wordToken('cat')).toBeUndefined();
+    expect(wordToken('catenate')).toBe(tokenKey('catenate'));
+    expect([...keys].filter((key) => key.includes(' ') && !key.startsWith(' '))).toEqual([]);
   });
 
   it("a segment row gives back each gram's ids, and none for a gram it does not hold", () => {
