@@ -1,11 +1,13 @@
+import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { settings } from '../config/settings';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../errors';
+import { readableRecords } from '../items/record-permissions';
 import type { Outcome } from '../results';
-import type { Site } from '../sites/model';
 import { Permission, sitePermission } from '../sites/permissions';
 import { getSite, sitesOfTenant } from '../sites/repository';
 import { startTask } from '../tasks/tasks';
+import { formatLocal } from '../zoned-time';
 import { getDocuments } from './index-store';
 import { searchIndex } from './query';
 import type { SearchInput } from './schemas';
@@ -43,10 +45,12 @@ export async function searchTenant(
 ): Promise<Record<string, unknown>> {
   const words = searchWords(input.SearchText);
   if (words.length === 0) throw new BadRequestError('SearchText has no words');
-  const readable = await readableSiteIds(principal);
-  const matches = await searchIndex(principal.tenantId, input.SearchText, { siteIds: readable });
+  // Sites by their Read; records by their site's Read or their own rows (RecordPermissions).
+  const readable = await readableRecords(principal, await sitesOfTenant(principal.tenantId));
+  const matches = await searchIndex(principal.tenantId, input.SearchText, { canRead: readable.canRead });
   const offset = input.Offset ?? 0;
   const pageSize = input.PageSize ?? PAGE_SIZE;
+  const zone = callerZone(principal);
   const page = matches.slice(offset, offset + pageSize);
   // Only the page's documents are read, for their titles and excerpts.
   const documents = await getDocuments(
@@ -65,16 +69,8 @@ export async function searchTenant(
         Kind: match.kind,
         Title: doc?.title ?? '',
         Excerpt: excerpt(doc?.text ?? '', words),
-        UpdatedTime: new Date(match.updatedAt).toISOString(),
+        UpdatedTime: formatLocal(match.updatedAt, zone),
       };
     }),
   };
-}
-
-async function readableSiteIds(principal: Principal): Promise<Set<number>> {
-  const sites = await sitesOfTenant(principal.tenantId);
-  const bits = await Promise.all(sites.map((site) => sitePermission(principal, site as Site)));
-  return new Set(
-    sites.filter((_, index) => ((bits[index] ?? 0) & Permission.Read) !== 0).map((site) => site.siteId),
-  );
 }

@@ -17,6 +17,8 @@ export interface SearchScope {
   readonly siteIds?: ReadonlySet<number>;
   /** Only records, or only sites; both when left out. */
   readonly kind?: SearchDocument['kind'];
+  /** Only what this says the caller may read (a site's own document: its id as both). */
+  readonly canRead?: (siteId: number, id: number) => boolean;
 }
 
 export interface SearchMatch {
@@ -44,7 +46,8 @@ export async function searchIndex(
     entry !== undefined &&
     entry.ver !== DELETED_VER &&
     (scope.kind === undefined || kindOf(id, entry) === scope.kind) &&
-    (scope.siteIds === undefined || scope.siteIds.has(entry.siteId));
+    (scope.siteIds === undefined || scope.siteIds.has(entry.siteId)) &&
+    (scope.canRead === undefined || scope.canRead(entry.siteId, id));
   const sets = postings.slice(0, grams.length).map((gram) => idsOf(gram, directory));
   const tokenSets = postings.slice(grams.length).map((token) => idsOf(token, directory));
   sets.sort((a, b) => a.size - b.size);

@@ -95,6 +95,21 @@ describe('POST /api/search', () => {
     expect(await hits('shared-word', accounts.other.apiKey)).toEqual([]);
   });
 
+  it("answers a record of a site the caller cannot read when the record's own rows grant Read, and no other", async () => {
+    const granted = await createRecord(stack.url, admin, hidden, { Title: 'rowgrant alpha' });
+    const other = await createRecord(stack.url, admin, hidden, { Title: 'rowgrant beta' });
+    const update = await call(stack.url, `/api/items/${granted}/update`, {
+      ApiKey: admin,
+      RecordPermissions: [`User,${reader.userId},1`],
+    });
+    expect(update.body.StatusCode).toBe(200);
+    // Newest first: the grant updated `granted` after `other` was written.
+    await eventually(() => hits('rowgrant'), [granted, other]);
+    expect(await hits('rowgrant', reader.apiKey)).toEqual([granted]);
+    // A record's full text starts with its site's title; the site's own document stays out of the answer.
+    expect(await hits('closed', reader.apiKey)).toEqual([granted]);
+  });
+
   it.each([
     ['an empty SearchText', { SearchText: '' }],
     ['only separators', { SearchText: ' \u3000"' }],
