@@ -68,13 +68,22 @@ interface CommandButton {
 
 export function RecordPage({ id, siteId }: { id?: number; siteId?: number }) {
   const [loaded, error] = useLoad(async () => {
-    if (id === undefined) return { site: await getSite(siteId as number), record: undefined };
+    // The tenant's users for Manager and Owner, read beside the record; without them the ids are typed.
+    const users = loadAccounts().then(
+      (accounts) => accounts.User,
+      () => undefined,
+    );
+    if (id === undefined) {
+      const [site, choices] = await Promise.all([getSite(siteId as number), users]);
+      return { site, record: undefined, users: choices };
+    }
     const answer = await post<{ Response: { Data: RecordData[] } }>(`api/items/${id}/get`, {
       ApiVersion: 1.1,
     });
     const record = answer.Response.Data[0];
     if (!record) throw new Error(t().notFound);
-    return { site: await getSite(record.SiteId), record };
+    const [site, choices] = await Promise.all([getSite(record.SiteId), users]);
+    return { site, record, users: choices };
   }, [id, siteId]);
   useEffect(() => {
     if (!loaded) return;
@@ -84,10 +93,18 @@ export function RecordPage({ id, siteId }: { id?: number; siteId?: number }) {
   }, [loaded, id]);
   if (error) return <Notice error={error} />;
   if (!loaded) return <Loading />;
-  return <RecordForm site={loaded.site} record={loaded.record} />;
+  return <RecordForm site={loaded.site} record={loaded.record} users={loaded.users} />;
 }
 
-function RecordForm({ site, record }: { site: Site; record: RecordData | undefined }) {
+function RecordForm({
+  site,
+  record,
+  users,
+}: {
+  site: Site;
+  record: RecordData | undefined;
+  users: readonly Account[] | undefined;
+}) {
   const words = t();
   const columns = columnsOf(site);
   const isIssue = site.ReferenceType === 'Issues';
@@ -119,13 +136,6 @@ function RecordForm({ site, record }: { site: Site; record: RecordData | undefin
     }
     return initial;
   });
-  const [users, setUsers] = useState<readonly Account[]>();
-  useEffect(() => {
-    loadAccounts().then(
-      (accounts) => setUsers(accounts.User),
-      () => undefined,
-    );
-  }, []);
   const [error, setError] = useState<string>();
   const [invalid, setInvalid] = useState<Set<string>>(new Set());
   const [note, setNote] = useState<string>();

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { type Accounts, loadAccounts } from '../accounts';
 import { describe, getSite, post, type Site } from '../api';
 import { t } from '../i18n';
@@ -58,13 +58,17 @@ function rowsOf(entries: readonly string[]): PermissionRow[] {
 }
 
 export function SiteSettingsPage({ id }: { id: number }) {
-  const [site, error] = useLoad(() => getSite(id), [id]);
+  const [loaded, error] = useLoad(async () => {
+    // Without the lists (a refusal, an older server) the permission rows take ids as typed.
+    const [site, accounts] = await Promise.all([getSite(id), loadAccounts().catch(() => undefined)]);
+    return { site, accounts };
+  }, [id]);
   if (error) return <Notice error={error} />;
-  if (!site) return <Loading />;
-  return <SettingsForm site={site} />;
+  if (!loaded) return <Loading />;
+  return <SettingsForm site={loaded.site} accounts={loaded.accounts} />;
 }
 
-function SettingsForm({ site }: { site: Site }) {
+function SettingsForm({ site, accounts }: { site: Site; accounts: Accounts | undefined }) {
   const words = t();
   const settings = site.SiteSettings;
   const columns = Array.isArray(settings.Columns) ? (settings.Columns as Record<string, unknown>[]) : [];
@@ -87,11 +91,6 @@ function SettingsForm({ site }: { site: Site }) {
   const [browserScripts, setBrowserScripts] = useState<Named[]>(() =>
     Array.isArray(settings.Scripts) ? (settings.Scripts as Named[]) : [],
   );
-  const [accounts, setAccounts] = useState<Accounts>();
-  useEffect(() => {
-    // Without the lists (an older server, a refusal) the rows take ids as typed.
-    loadAccounts().then(setAccounts, () => undefined);
-  }, []);
   const [failure, setFailure] = useState<string>();
   const [note, setNote] = useState<string>();
   // Ids of the stored scripts removed on this page, deleted by updatesitesettings when it is saved.
