@@ -175,9 +175,13 @@ describe('GetClosestSiteId', () => {
       const name = `count-${Math.random()}`;
       dynamo().middlewareStack.add(
         (next, context) => async (args) => {
-          // The stream handlers of the same process (the search index's live path) share the client.
-          const input = args.input as { TableName?: string };
-          if (!background.has(input.TableName ?? '')) calls.push(String(context.commandName));
+          // The stream handlers of the same process (the search index's live path) share the client: a
+          // call that touches only their tables (a batch names them in RequestItems) is theirs.
+          const input = args.input as { TableName?: string; RequestItems?: Record<string, unknown> };
+          const touched = input.TableName ? [input.TableName] : Object.keys(input.RequestItems ?? {});
+          if (!touched.every((table) => background.has(table)) || touched.length === 0) {
+            calls.push(String(context.commandName));
+          }
           return next(args);
         },
         { step: 'initialize', name },
