@@ -123,6 +123,18 @@ export async function getSite(siteId: number): Promise<Site> {
   return answer.Response.Data;
 }
 
+/** A column's settings in `SiteSettings.Columns` (the reference's names). */
+export interface ColumnSetting {
+  readonly ColumnName?: string;
+  readonly LabelText?: string;
+}
+
+/** The site's `SiteSettings.Columns`, or none when it holds no list. */
+export function siteColumns(site: Site): readonly ColumnSetting[] {
+  const columns = site.SiteSettings.Columns;
+  return Array.isArray(columns) ? (columns as ColumnSetting[]) : [];
+}
+
 /** The record's id, whatever its kind (IssueId, ResultId, WikiId). */
 export function recordId(record: Record<string, unknown>): number {
   return Number(record.IssueId ?? record.ResultId ?? record.WikiId ?? 0);

@@ -51,6 +51,26 @@ export function useLoad<T>(
   return [value, error, () => setTick((n) => n + 1)];
 }
 
+/**
+ * An action of the page (a create, a delete, a key): its error in words, cleared when the next one starts;
+ * `after` (a reload of what the page shows) runs when it succeeds.
+ */
+export function useAction(
+  after: () => void,
+): [(action: () => Promise<unknown>) => Promise<void>, string | undefined] {
+  const [error, setError] = useState<string>();
+  const run = async (action: () => Promise<unknown>) => {
+    setError(undefined);
+    try {
+      await action();
+      after();
+    } catch (failure) {
+      setError(describe(failure));
+    }
+  };
+  return [run, error];
+}
+
 export function Field({ label, children, id }: { label: string; children: ComponentChildren; id: string }) {
   return (
     <div class="field">

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type Account, loadAccounts } from '../accounts';
-import { describe, getSite, post, type RecordData, recordId, type Site } from '../api';
+import { describe, getSite, post, type RecordData, recordId, type Site, siteColumns } from '../api';
 import { t } from '../i18n';
 import { pageContext, runBrowserScripts } from '../p';
 import { type AttachmentEntry, Attachments } from './attachments';
@@ -31,9 +31,7 @@ interface ColumnDefinition {
 }
 
 function columnsOf(site: Site): ColumnDefinition[] {
-  const settings = Array.isArray(site.SiteSettings.Columns)
-    ? (site.SiteSettings.Columns as { ColumnName?: string; LabelText?: string }[])
-    : [];
+  const settings = siteColumns(site);
   const names = new Set(DEFAULT_COLUMNS);
   for (const column of settings) if (column.ColumnName) names.add(column.ColumnName);
   const columns: ColumnDefinition[] = [];

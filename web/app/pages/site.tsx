@@ -2,17 +2,17 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   type ChildSite,
   childSites,
-  describe,
   getSite,
   Permission,
   post,
   type RecordData,
   recordId,
   type Site,
+  siteColumns,
 } from '../api';
 import { t } from '../i18n';
 import { pageContext, runBrowserScripts } from '../p';
-import { Field, Loading, Notice, useLoad } from './common';
+import { Field, Loading, Notice, useAction, useLoad } from './common';
 import { Markdown } from './markdown';
 
 const TYPES = ['Sites', 'Issues', 'Results', 'Wikis', 'Dashboards'] as const;
@@ -73,16 +73,7 @@ function Folder({ id }: { id: number }) {
   const [children, error, reload] = useLoad(() => childSites(id), [id]);
   const [title, setTitle] = useState('');
   const [type, setType] = useState<(typeof TYPES)[number]>('Results');
-  const [actionError, setActionError] = useState<string>();
-  const run = async (action: () => Promise<unknown>) => {
-    setActionError(undefined);
-    try {
-      await action();
-      reload();
-    } catch (failure) {
-      setActionError(describe(failure));
-    }
-  };
+  const [run, actionError] = useAction(reload);
   const create = (event: Event) => {
     event.preventDefault();
     void run(async () => {
@@ -203,22 +194,17 @@ async function fetchPage(siteId: number, offset: number, view: Record<string, un
 /** The columns a grid can sort and filter by; a site's own Columns settings add their names. */
 function gridColumns(site: Site): string[] {
   const base = ['Title', 'Status', 'UpdatedTime'];
-  const own = Array.isArray(site.SiteSettings.Columns)
-    ? (site.SiteSettings.Columns as { ColumnName?: string }[])
-        .map((column) => column.ColumnName ?? '')
-        .filter((name) => /^(Class|Num|Date|Check)[A-Z]$/.test(name))
-    : [];
+  const own = siteColumns(site)
+    .map((column) => column.ColumnName ?? '')
+    .filter((name) => /^(Class|Num|Date|Check)[A-Z]$/.test(name));
   return [...base, ...own];
 }
 
 /** A column's label: its LabelText in the site's Columns settings, else its name. */
 function labelOf(site: Site, column: string): string {
-  const settings = Array.isArray(site.SiteSettings.Columns)
-    ? (site.SiteSettings.Columns as { ColumnName?: string; LabelText?: string }[])
-    : [];
   const words = t();
   const own = { Title: words.title, Status: words.status, UpdatedTime: words.updated }[column];
-  return settings.find((setting) => setting.ColumnName === column)?.LabelText ?? own ?? column;
+  return siteColumns(site).find((setting) => setting.ColumnName === column)?.LabelText ?? own ?? column;
 }
 
 function cell(record: RecordData, column: string): string {

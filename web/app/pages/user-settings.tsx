@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { describe, post } from '../api';
+import { post } from '../api';
 import { t } from '../i18n';
 import type { SignedIn } from '../session';
-import { Field, Loading, Notice, useLoad } from './common';
+import { Field, Loading, Notice, useAction, useLoad } from './common';
 
 interface UserData {
   readonly UserId: number;
@@ -21,17 +21,11 @@ export function UserSettingsPage({ user }: { user: SignedIn }) {
   );
   const [password, setPassword] = useState('');
   const [apiKey, setApiKey] = useState<string>();
-  const [error, setError] = useState<string>();
   const [note, setNote] = useState<string>();
-  const act = async (action: () => Promise<void>) => {
-    setError(undefined);
+  const [run, error] = useAction(reload);
+  const act = (action: () => Promise<void>) => {
     setNote(undefined);
-    try {
-      await action();
-      reload();
-    } catch (failure) {
-      setError(describe(failure));
-    }
+    return run(action);
   };
   if (loadError) return <Notice error={loadError} />;
   if (!data) return <Loading />;
