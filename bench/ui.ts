@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { freePort } from '../local/dynamodb-local';
 import { spawnNode, stop, waitForLine } from './children';
 import type { Verdict } from './report';
@@ -105,17 +105,27 @@ async function seedSite(url: string, apiKey: string): Promise<number> {
   return siteId;
 }
 
-async function logInCookies(url: string): Promise<{ name: string; value: string; url: string }[]> {
+/**
+ * A fresh browser context (empty cache) logged in as the administrator: the login cookie from the API, and
+ * the page's own note of who is logged in, as the login form leaves them.
+ */
+async function loggedInContext(browser: Browser, url: string): Promise<BrowserContext> {
   const response = await fetch(`${url}/users/authenticate`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ LoginId: 'Administrator', Password: PASSWORD }),
   });
-  return response.headers.getSetCookie().map((cookie) => {
+  const cookies = response.headers.getSetCookie().map((cookie) => {
     const [pair = ''] = cookie.split(';');
     const at = pair.indexOf('=');
     return { name: pair.slice(0, at), value: pair.slice(at + 1), url };
   });
+  const context = await browser.newContext();
+  await context.addCookies(cookies);
+  await context.addInitScript(() =>
+    localStorage.setItem('kiroku.user', JSON.stringify({ userId: 1, loginId: 'Administrator' })),
+  );
+  return context;
 }
 
 async function measureFirstLoad(browser: Browser, url: string, siteId: number, runs: number) {
@@ -125,11 +135,7 @@ async function measureFirstLoad(browser: Browser, url: string, siteId: number, r
   // Run 0 warms the server (the local gateway loads each handler on its first call, as a Lambda cold
   // start would): the figure is the browser's cold cache against a warm service.
   for (let run = 0; run <= runs; run++) {
-    const context = await browser.newContext();
-    await context.addCookies(await logInCookies(url));
-    await context.addInitScript(() =>
-      localStorage.setItem('kiroku.user', JSON.stringify({ userId: 1, loginId: 'Administrator' })),
-    );
+    const context = await loggedInContext(browser, url);
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
@@ -175,11 +181,7 @@ async function measureUpload(
 ) {
   const bytes = randomBytes(fileMiB * MiB);
   const fileHash = createHash('md5').update(bytes).digest('hex');
-  const context = await browser.newContext();
-  await context.addCookies(await logInCookies(url));
-  await context.addInitScript(() =>
-    localStorage.setItem('kiroku.user', JSON.stringify({ userId: 1, loginId: 'Administrator' })),
-  );
+  const context = await loggedInContext(browser, url);
   const page = await context.newPage();
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const browserRates: number[] = [];
