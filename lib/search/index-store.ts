@@ -11,6 +11,7 @@ import { isConditionFailure } from '../storage/conditions';
 import { tableName } from '../storage/tables';
 import { mapLimit } from './concurrency';
 import { bucketOf, encodeSegment, idsInSegment, SEGMENT_BUCKETS } from './segment-codec';
+import { KEYING } from './text';
 
 /**
  * The search index's rows (table SearchIndex), every key under the tenant:
@@ -45,6 +46,12 @@ export interface SearchDocument {
   readonly ver: number;
   readonly updatedAt: number;
   readonly pending?: boolean;
+  /**
+   * The word cutting (lib/search/text.ts KEYING) of the writer that stored the document; a document
+   * written is always stamped with the current one. Undefined: stored before tokens were cut by
+   * Intl.Segmenter, when a text's token keys were its pieces between spaces only.
+   */
+  readonly keying?: string;
 }
 
 const docPk = (tenantId: number) => `T${tenantId}#DOC`;
@@ -294,6 +301,7 @@ function fromDocument(tenantId: number, doc: SearchDocument): Record<string, unk
     Ver: doc.ver,
     UpdatedAt: doc.updatedAt,
     Pending: doc.pending || undefined,
+    Keying: KEYING,
   };
 }
 
@@ -307,5 +315,6 @@ function toDocument(item: Record<string, unknown>): SearchDocument {
     ver: Number(item.Ver),
     updatedAt: Number(item.UpdatedAt),
     pending: item.Pending === true,
+    ...(typeof item.Keying === 'string' && { keying: item.Keying }),
   };
 }

@@ -9,7 +9,7 @@ import {
   settleDocument,
   updatePosting,
 } from './index-store';
-import { textGrams } from './text';
+import { KEYING, textGrams } from './text';
 
 /**
  * Brings the index to `docs` (new versions of sites and records, or tombstones of deleted ones), as one
@@ -22,15 +22,15 @@ import { textGrams } from './text';
  *    is marked deleted: the search stops finding it at once);
  * 1. the document is written with `Pending`, unless a newer version is stored;
  * 2. postings of lost grams are removed and postings of the new grams added, side by side as the two
- *    sets never overlap (all the new grams when the previous version was itself still pending: its
- *    postings may be partial);
+ *    sets never overlap (all the new grams when the previous version was itself still pending, or keyed
+ *    by another word cutting: its postings may be partial);
  * 3. documents that another writer replaced meanwhile get their grams added again, in case step 2
  *    removed some of them;
  * 4. `Pending` is cleared. A document still pending (a crash before this) counts as stale for a rebuild
  *    and is redone in full by the next change;
  * 5. the directory entry is marked exact where the postings now hold exactly the text's n-grams: the
  *    document was new, or its postings were exact and live only (never in a rebuild segment, whose rows
- *    only a rebuild changes), and no other writer interfered.
+ *    only a rebuild changes) and keyed alike (keyedAlike), and no other writer interfered.
  */
 
 const CONCURRENCY = 16;
@@ -91,8 +91,10 @@ export async function applyDocuments(
     const oldGrams = before ? textGrams(before.text) : new Set<string>();
     const newGrams = textGrams(doc.text);
     for (const gram of oldGrams) if (!newGrams.has(gram)) removals.add(gram, doc.id);
-    // Moved to another site: the grams its old site's segment held for it no longer count.
-    const complete = before !== undefined && !before.pending && before.siteId === doc.siteId;
+    // Moved to another site: the grams its old site's segment held for it no longer count. Keyed by
+    // another word cutting: its postings may lack tokens that this text keeps.
+    const complete =
+      before !== undefined && !before.pending && before.siteId === doc.siteId && before.keying === KEYING;
     for (const gram of newGrams) if (!complete || !oldGrams.has(gram)) additions.add(gram, doc.id);
   }
   // Lost and gained grams of one document never overlap: both kinds of write go out at once.
@@ -126,7 +128,7 @@ export async function applyDocuments(
           const before = stored.get(doc.id);
           const entry = entriesBefore.get(doc.id);
           if (!before) return entry === undefined || (entry.segment === 0 && entry.exact);
-          return entry?.exact === true && entry.segment === 0 && !before.pending;
+          return entry?.exact === true && entry.segment === 0 && !before.pending && keyedAlike(before.keying);
         })
         .map((doc): [number, EntryChange] => [
           doc.id,
@@ -136,6 +138,14 @@ export async function applyDocuments(
   );
   return { written: written.length, postingWrites };
 }
+
+/**
+ * Whether postings written for a text under `keying` are exactly what textGrams gives for it now, as far
+ * as removing them goes: the same word cutting, or none (space-split tokens only, which textGrams still
+ * keys). Under another cutting, a token it keyed may be one that textGrams no longer gives, so its posting
+ * is never removed: a proof that does not hold. Such a document stays on the text-checked path.
+ */
+const keyedAlike = (keying: string | undefined) => keying === undefined || keying === KEYING;
 
 /** A document's directory entry, before its flags. */
 export function entryOf(doc: SearchDocument): Omit<DirectoryEntry, 'segment' | 'live' | 'exact'> {

@@ -41,21 +41,35 @@ export function matchesAll(text: string, words: readonly string[]): boolean {
 export const GRAM_SIZE = 4;
 /** Tokens of up to this many characters also have a key of their own (tokenKey). */
 const TOKEN_KEY_MAX = 32;
+/** Intl.Segmenter is given the text in pieces of at most this many characters. */
+const SEGMENT_PIECE = 1000;
 
 /** The posting key of a whole token: a space, which no n-gram holds, then the token. */
 export const tokenKey = (token: string) => ` ${token}`;
 
+const words = new Intl.Segmenter('en', { granularity: 'word' });
+
+/**
+ * What decides where Intl.Segmenter cuts words: ICU's data, which a new Node may change. A document's
+ * token keys are known exactly only while this is what made them (lib/search/index-writer.ts).
+ */
+export const KEYING = `icu-${process.versions.icu ?? 'none'}`;
+
 /**
  * The posting keys of a stored text: every n-gram of one to GRAM_SIZE adjacent characters (code points)
- * that holds no space, and every token (the text's pieces between spaces) longer than GRAM_SIZE and of
- * at most TOKEN_KEY_MAX characters. A word of up to GRAM_SIZE characters is found by its own n-gram (so a
- * two-character Japanese word inside a longer phrase has its own key), a longer one by some of its
- * GRAM_SIZE-grams, which are selective in any script. Words never hold a space, so n-grams across a space
- * are never asked for and not kept. A token key proves that a longer word is in the text when the word is
- * the whole token (lib/search/query.ts).
+ * that holds no space, and every token longer than GRAM_SIZE and of at most TOKEN_KEY_MAX characters.
+ * Tokens are the text's pieces between spaces, and the words Intl.Segmenter finds in it ("report" and
+ * "pdf" in "(report,pdf)", "データベース" in "データベースの設計"): each a substring of the text. A word of
+ * up to GRAM_SIZE characters is found by its own n-gram (so a two-character Japanese word inside a longer
+ * phrase has its own key), a longer one by some of its GRAM_SIZE-grams, which are selective in any script.
+ * Words never hold a space, so n-grams across a space are never asked for and not kept. A token key
+ * proves that a longer word is in the text when the word is the whole token (lib/search/query.ts).
  */
 export function textGrams(text: string): Set<string> {
   const grams = new Set<string>();
+  const addToken = (token: string, length: number) => {
+    if (length > GRAM_SIZE && length <= TOKEN_KEY_MAX) grams.add(tokenKey(token));
+  };
   for (const token of text.split(' ')) {
     const chars = Array.from(token);
     for (let index = 0; index < chars.length; index++) {
@@ -65,9 +79,38 @@ export function textGrams(text: string): Set<string> {
         grams.add(gram);
       }
     }
-    if (chars.length > GRAM_SIZE && chars.length <= TOKEN_KEY_MAX) grams.add(tokenKey(token));
+    addToken(token, chars.length);
+  }
+  for (const piece of segmentPieces(text)) {
+    for (const { segment, isWordLike } of words.segment(piece)) {
+      if (isWordLike && !segment.includes(' ')) addToken(segment, codePoints(segment));
+    }
   }
   return grams;
+}
+
+/** `text` in pieces of at most SEGMENT_PIECE characters, cut at a space where there is one. */
+function segmentPieces(text: string): string[] {
+  const pieces: string[] = [];
+  let start = 0;
+  while (text.length - start > SEGMENT_PIECE) {
+    let end = text.lastIndexOf(' ', start + SEGMENT_PIECE);
+    if (end <= start) {
+      end = start + SEGMENT_PIECE;
+      // Never between the halves of a surrogate pair.
+      if (/[\uDC00-\uDFFF]/.test(text.charAt(end))) end--;
+    }
+    pieces.push(text.slice(start, end));
+    start = end;
+  }
+  pieces.push(text.slice(start));
+  return pieces;
+}
+
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
 }
 
 /** The most n-grams of one word a search reads: any subset of a word's keys finds every record holding it. */

@@ -1,10 +1,13 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchDocument } from '../../lib/search/index-store';
+import { blockOf, type SearchDocument, updatePosting } from '../../lib/search/index-store';
 import { applyDocuments, tombstone } from '../../lib/search/index-writer';
 import { searchIndex } from '../../lib/search/query';
 import { indexPage } from '../../lib/search/rebuild-writer';
-import { matchesAll, searchWords, storedText } from '../../lib/search/text';
+import { matchesAll, searchWords, storedText, tokenKey } from '../../lib/search/text';
+import { dynamo } from '../../lib/storage/clients';
+import { tableName } from '../../lib/storage/tables';
 import { type Stack, startStack } from '../fixtures/stack';
 
 /**
@@ -46,7 +49,8 @@ const japanese = fc.constantFrom(
 const piece = fc.oneof(
   english,
   japanese,
-  fc.string({ unit: fc.constantFrom('a', 'b', '東', '京', 'ä', ' ', '　', '"') }),
+  fc.constantFrom('(search,index)', 'concatenate.', 'インデックスの検索', 'record-table'),
+  fc.string({ unit: fc.constantFrom('a', 'b', '東', '京', 'ä', ' ', '　', '"', ',', '.') }),
 );
 const rawText = fc
   .array(piece, { maxLength: 8 })
@@ -77,7 +81,7 @@ const query = fc.oneof(
   fc.tuple(english, japanese).map(([a, b]) => `${a} ${b}`),
   fc.tuple(japanese, japanese).map(([a, b]) => `${a}　"${b}"`),
   fc.string({ unit: fc.constantFrom('a', 'b', '東', '京', 'Ä', ' ') }),
-  fc.constantFrom('京', 'E', '東京', 'at', 'ｄｅｘ', '文章'),
+  fc.constantFrom('京', 'E', '東京', 'at', 'ｄｅｘ', '文章', 'インデックス', 'concatenate', 'search,index'),
 );
 
 describe('the search index', () => {
@@ -148,4 +152,34 @@ describe('the search index', () => {
       { numRuns: Number(process.env.SEARCH_RUNS ?? 40) },
     );
   }, 240_000);
+
+  it('a document keyed by another word cutting is checked against its text, never proven by a token of that cutting', async () => {
+    const tenantId = nextTenant++;
+    const doc = (ver: number, text: string): SearchDocument => ({
+      id: 1,
+      siteId: 1,
+      kind: 'record',
+      title: '',
+      text: storedText(['Site', text]),
+      ver,
+      updatedAt: ver,
+    });
+    const found = async (text: string) => (await searchIndex(tenantId, text)).map((match) => match.id);
+    await applyDocuments(tenantId, [doc(1, 'foobar')]);
+    expect(await found('oobar')).toEqual([1]);
+    // As a writer on another ICU leaves it: its cutting found "oobar" in "foobar", which this one does not.
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName('searchIndex'),
+        Key: { pk: `T${tenantId}#DOC`, sk: '1'.padStart(15, '0') },
+        UpdateExpression: 'SET Keying = :keying',
+        ExpressionAttributeValues: { ':keying': 'icu-0' },
+      }),
+    );
+    await updatePosting(tenantId, tokenKey('oobar'), blockOf(1), new Set([1]), 'ADD');
+    // The new text has every 4-gram of "oobar" but not the word; the old cutting's token is never removed.
+    await applyDocuments(tenantId, [doc(2, 'zooba obarz')]);
+    expect(await found('oobar')).toEqual([]);
+    expect(await found('zooba')).toEqual([1]);
+  });
 });

@@ -43,6 +43,34 @@ describe('search text', () => {
     expect([...keys].filter((key) => key.includes(' ') && !key.startsWith(' '))).toEqual([]);
   });
 
+  it.each([
+    ['punctuation between words', '(report,summary.)', ['report', 'summary'], ['report,summary']],
+    ['a Japanese word inside a phrase', 'データベースの設計', ['データベース'], ['ベースの設計']],
+    ['a file name stays one word', 'minutes.pdf', ['minutes.pdf'], ['minutes']],
+  ])('keys the words Intl.Segmenter finds: %s', (_name, text, keyed, notKeyed) => {
+    const keys = textGrams(storedText([text]));
+    for (const word of keyed) expect(keys.has(tokenKey(word)), word).toBe(true);
+    for (const word of notKeyed) expect(keys.has(tokenKey(word)), word).toBe(false);
+  });
+
+  it('cuts words in pieces of at most 1,000 characters, at a space, never inside a character', () => {
+    const long = `${'x'.repeat(990)} ${'😀'.repeat(600)} (lasting,words)`;
+    const keys = textGrams(storedText([long]));
+    expect(keys.has(tokenKey('lasting'))).toBe(true);
+    expect(keys.has(tokenKey('words'))).toBe(true);
+    expect([...keys].every((key) => key.isWellFormed())).toBe(true);
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', '😀', ' ', ','), maxLength: 3000 }), (text) => {
+        const stored = storedText([text]);
+        for (const key of textGrams(stored)) {
+          expect(key.isWellFormed()).toBe(true);
+          // Every token key is a substring of the text: it proves what it names.
+          if (key.startsWith(' ')) expect(stored.includes(key.slice(1))).toBe(true);
+        }
+      }),
+    );
+  });
+
   it("a segment row gives back each gram's ids, and none for a gram it does not hold", () => {
     const gram = fc.string({ unit: fc.constantFrom('a', 'b', '東', '😀', ' '), minLength: 1, maxLength: 3 });
     const ids = fc
