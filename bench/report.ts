@@ -266,6 +266,11 @@ export function printSiteLookup(inProcess?: SiteLookupResult, gateway?: SiteLook
       `${gateway.gatewayP50Ms} ms`,
       `${gateway.gatewayP99Ms} ms`,
     ]);
+    rows.push([
+      "the gateway's floor: a 404 from the fallback, no authentication or storage (interleaved)",
+      `${gateway.floorP50Ms} ms`,
+      `${gateway.floorP99Ms} ms`,
+    ]);
     if (gateway.baseline) {
       rows.push([
         'baseline checkout through its gateway (same lookups)',

@@ -19,6 +19,7 @@ import { benchGatewayUrl, drain, spawnBenchGateway, spawnNode, stop, waitForLine
 import { post } from './http-post';
 import { generateSites, seededRandom } from './site-data';
 import { median, percentile, round } from './stats';
+import { withStreamOff } from './stream-off';
 
 /**
  * The site lookup as deployed: 100,000 sites in the Items table, the index built and stored by the stream
@@ -33,6 +34,13 @@ export interface SiteLookupGatewayResult {
   readonly lookups: number;
   readonly gatewayP50Ms: number;
   readonly gatewayP99Ms: number;
+  /**
+   * The gateway's own floor, interleaved with the lookups: a POST that no route takes (the fallback
+   * function's 404), so HTTP, the payload 2.0 event and the middleware stack, without authentication or
+   * any storage call.
+   */
+  readonly floorP50Ms: number;
+  readonly floorP99Ms: number;
   /** The baseline checkout's gateway (BENCH_BASELINE_ROOT) on the same tables, lookups interleaved. */
   readonly baseline?: { readonly gatewayP50Ms: number; readonly gatewayP99Ms: number };
   readonly changeToIndexMs: { readonly median: number; readonly max: number; readonly runs: number };
@@ -54,7 +62,7 @@ export async function benchSiteLookupGateway(lookups = 2_000, renames = 5): Prom
 
     const { sites, sharedNames } = generateSites();
     const loadStarted = performance.now();
-    await loadSites(sites);
+    await withStreamOff(tables.items, () => loadSites(sites));
     const loadS = (performance.now() - loadStarted) / 1000;
 
     // The first index of a tenant is built from its sites, as the stream handler does when none exists.
@@ -94,7 +102,13 @@ export async function benchSiteLookupGateway(lookups = 2_000, renames = 5): Prom
 
     for (let i = 0; i < 100; i++) await lookup(pick(sites).siteId, pick(sharedNames));
     if (baseUrl) for (let i = 0; i < 100; i++) await lookup(pick(sites).siteId, pick(sharedNames), baseUrl);
+    const floor = async () => {
+      const answer = await post(agent, `${url}/api/bench/no-such-route`, {});
+      if (answer.status !== 404) throw new Error(`the fallback answered ${answer.status}: ${answer.body}`);
+    };
+    for (let i = 0; i < 100; i++) await floor();
     const latencies: number[] = [];
+    const floorLatencies: number[] = [];
     const baseLatencies: number[] = [];
     for (let i = 0; i < lookups; i++) {
       const origin = pick(sites).siteId;
@@ -102,6 +116,9 @@ export async function benchSiteLookupGateway(lookups = 2_000, renames = 5): Prom
       const started = performance.now();
       await lookup(origin, name);
       latencies.push(performance.now() - started);
+      const floorStarted = performance.now();
+      await floor();
+      floorLatencies.push(performance.now() - floorStarted);
       if (baseUrl) {
         // The same question to the baseline, right after: a slow moment weighs on both alike.
         const baseStarted = performance.now();
@@ -134,6 +151,8 @@ export async function benchSiteLookupGateway(lookups = 2_000, renames = 5): Prom
       lookups,
       gatewayP50Ms: round(percentile(latencies, 50), 2),
       gatewayP99Ms: round(percentile(latencies, 99), 2),
+      floorP50Ms: round(percentile(floorLatencies, 50), 2),
+      floorP99Ms: round(percentile(floorLatencies, 99), 2),
       ...(baseUrl && {
         baseline: {
           gatewayP50Ms: round(percentile(baseLatencies, 50), 2),
