@@ -1,10 +1,15 @@
 import { Readable } from 'node:stream';
 import { logger } from '../log';
 
-/** The S3 SDK and client, loaded by the first call that needs them (see s3-sdk.ts). */
-const sdk = () => import('./s3-sdk');
+/**
+ * The S3 SDK and client, loaded by the first call that needs them (see s3-sdk.ts); the promise is kept,
+ * since every `import()` goes through the module loader's resolution again.
+ */
+let sdkModule: Promise<typeof import('./s3-sdk')> | undefined;
+const sdk = () => (sdkModule ??= import('./s3-sdk'));
 /** The presigner, loaded only by the download routes' first presigned URL. */
-const presigner = () => import('@aws-sdk/s3-request-presigner');
+let presignerModule: Promise<typeof import('@aws-sdk/s3-request-presigner')> | undefined;
+const presigner = () => (presignerModule ??= import('@aws-sdk/s3-request-presigner'));
 
 /**
  * The binary bucket. Files live under `files/<tenant>/<GUID>/<upload>`: keyed by tenant and GUID, never by

@@ -49,7 +49,10 @@ settings();
 
 // Accounts (and with them the DynamoDB client) load with the first request that carries a credential, so
 // that a route anyone may call (the UI's page and assets, this API's document) never loads them at all.
-const accounts = () => import('../accounts/authentication');
+// The promise is kept: every `import()` goes through the module loader's resolution again (tens of µs a
+// request).
+let accountsModule: Promise<typeof import('../accounts/authentication')> | undefined;
+const accounts = () => (accountsModule ??= import('../accounts/authentication'));
 const credentials: CredentialResolver = {
   apiKey: async (key) => (await accounts()).principalForApiKey(key),
   loginToken: async (token) => (await accounts()).principalForLoginToken(token),
