@@ -7,6 +7,7 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiFunction } from '../../infra/api-function';
+import { tempDir } from '../fixtures/temp-dir';
 import { appWithProjectContext, SYNTH_TIMEOUT_MS } from './synth';
 
 const settings = '{"Session": {"RetentionPeriod": 5}}';
@@ -20,7 +21,7 @@ let files: Map<string, string>;
 let sources: string[];
 
 beforeAll(() => {
-  const file = join(mkdtempSync(join(tmpdir(), 'kiroku-api-function-')), 'settings.json');
+  const file = join(tempDir('kiroku-api-function-'), 'settings.json');
   writeFileSync(file, settings);
   // As the CLI does: record where each asset was staged, so the test can open the bundle.
   const app = appWithProjectContext({ 'aws:cdk:enable-asset-metadata': true });

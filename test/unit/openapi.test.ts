@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument, tags } from '../../lib/openapi';
 import { fallbackHandler, type Route, routes } from '../../lib/routes';
 import { operationExamples } from '../../lib/routes/examples';
+import { tempDir } from '../fixtures/temp-dir';
 
 type Operation = {
   tags?: string[];
@@ -115,7 +115,7 @@ describe('openapi', () => {
     });
     expect(printed.status).toBe(0);
     expect(JSON.parse(printed.stdout)).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
-    const file = join(mkdtempSync(join(tmpdir(), 'kiroku-openapi-')), 'openapi.json');
+    const file = join(tempDir('kiroku-openapi-'), 'openapi.json');
     expect(spawnSync('npm', ['run', '--silent', 'openapi', '--', file], { cwd: root }).status).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(printed.stdout));
   }, 30_000);
