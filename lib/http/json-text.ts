@@ -25,11 +25,12 @@ export function parseJsonText(text: string): unknown {
 
 /**
  * Only a number of 16 or more digits or one with an exponent can be beyond a float's exactness (15
- * significant digits always survive); a body without such text, as nearly every body is, skips the
- * second, slower parse that sees each number's source. Text inside strings may match too: then it is
- * checked.
+ * significant digits always survive); a body without such a number, as nearly every body is, skips the
+ * second, slower parse that sees each number's source. A number starts the text or follows `:`, `,` or
+ * `[` (and white space), which an API key's hex digits (`…3e7…`) never do; text inside a string that
+ * looks like one is checked too, which costs time, never an answer.
  */
-const RISKY_NUMBER = /\d[\d.]{15}|\d[eE][+-]?\d/;
+const RISKY_NUMBER = /(?:^|[:,[])\s*-?(?:\d[\d.]{15}|\d+(?:\.\d*)?[eE])/;
 
 /** The first number whose source text the parsed float does not equal, with its property name. */
 function inexactNumber(text: string): { key: string; source: string } | undefined {
