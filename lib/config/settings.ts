@@ -51,15 +51,21 @@ const groups = {
   Search: z.strictObject({ CreateIndexes: z.boolean().default(true) }),
 };
 
+/**
+ * Settings are parsed once per process: zod's compiled parser (a `new Function` per object schema, built on
+ * its first parse) would cost more to build than it saves.
+ */
+const once = { jitless: true } as const;
+
 const settingsSchema = z.strictObject({
-  Service: groups.Service.default(groups.Service.parse({})),
-  Security: groups.Security.default(groups.Security.parse({})),
-  Session: groups.Session.default(groups.Session.parse({})),
-  BackgroundTask: groups.BackgroundTask.default(groups.BackgroundTask.parse({})),
-  BinaryStorage: groups.BinaryStorage.default(groups.BinaryStorage.parse({})),
-  Api: groups.Api.default(groups.Api.parse({})),
-  Script: groups.Script.default(groups.Script.parse({})),
-  Search: groups.Search.default(groups.Search.parse({})),
+  Service: groups.Service.default(groups.Service.parse({}, once)),
+  Security: groups.Security.default(groups.Security.parse({}, once)),
+  Session: groups.Session.default(groups.Session.parse({}, once)),
+  BackgroundTask: groups.BackgroundTask.default(groups.BackgroundTask.parse({}, once)),
+  BinaryStorage: groups.BinaryStorage.default(groups.BinaryStorage.parse({}, once)),
+  Api: groups.Api.default(groups.Api.parse({}, once)),
+  Script: groups.Script.default(groups.Script.parse({}, once)),
+  Search: groups.Search.default(groups.Search.parse({}, once)),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -97,7 +103,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     target[setting] = parseOverride(text);
     raw[group] = target;
   }
-  const result = settingsSchema.safeParse(raw);
+  const result = settingsSchema.safeParse(raw, once);
   if (!result.success) {
     const issue = result.error.issues[0];
     const path = issue?.path.join('.') || '(root)';

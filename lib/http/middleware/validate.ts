@@ -13,7 +13,10 @@ const MAX_PROBLEMS = 20;
 export function validate(schema: z.ZodType): ApiMiddleware {
   const validateBefore: ApiMiddleware['before'] = (request) => {
     const { kiroku } = request.internal;
-    const result = schema.safeParse(canonicalize(kiroku.json, schema));
+    // Interpreted, not compiled: zod builds a compiled object parser on a schema's first parse, which
+    // costs a cold start milliseconds (13 ms more for a record's 180 fields) and saves a warm request
+    // under a microsecond.
+    const result = schema.safeParse(canonicalize(kiroku.json, schema), { jitless: true });
     if (!result.success) {
       throw new InvalidInputError(
         result.error.issues.slice(0, MAX_PROBLEMS).map((issue) => ({
