@@ -43,6 +43,24 @@ export interface Timings {
   readonly firstAnswerStatus: number;
 }
 
+/**
+ * What every function of a kind loads before any code of its own (bench/floors/): bundled and imported
+ * the same way, so that a handler's import time can be read against the parts it cannot shed.
+ */
+export interface FloorResult {
+  readonly floor: string;
+  readonly sizeKb: number;
+  readonly importMs: number;
+  readonly importWithSourceMapsMs: number;
+  readonly importCpuMs: number;
+}
+
+const FLOORS = {
+  'DynamoDB document client': 'bench/floors/dynamodb-client.ts',
+  'zod and the shared schema pieces': 'bench/floors/schemas.ts',
+  'the middleware stack, no route': 'bench/floors/stack.ts',
+} as const;
+
 export interface BundleOptions {
   readonly outDir: string;
   readonly runs: number;
@@ -70,13 +88,21 @@ export interface BundlesResult {
   readonly bareNodeCpuMs: number;
   readonly runs: number;
   readonly handlers: readonly BundleResult[];
+  readonly floors: readonly FloorResult[];
 }
 
 export async function benchBundles(options: BundleOptions): Promise<BundlesResult> {
   // BENCH_HANDLERS=a,b: only those (a quicker look on a busy machine); the figures reported take all.
   const only = process.env.BENCH_HANDLERS?.split(',');
   const handlers = httpHandlers().filter((handler) => !only || only.includes(handler));
-  const built = await Promise.all(handlers.map((handler) => bundle(handler, options.outDir)));
+  const built = await Promise.all(
+    handlers.map((handler) => bundle(join('functions', `${handler}.ts`), join(options.outDir, handler))),
+  );
+  const floors = Object.entries(FLOORS);
+  const floorsBuilt = await Promise.all(
+    floors.map(([, entry], index) => bundle(entry, join(options.outDir, `floor-${index}`))),
+  );
+  const floorSamples = floors.map(() => new Samples());
   // BENCH_BASELINE_ROOT=<a checkout of the baseline commit>: its bundles, built by its own bundling
   // step, are measured in the same run, interleaved with these.
   const baseRoot = process.env.BENCH_BASELINE_ROOT;
@@ -112,6 +138,7 @@ export async function benchBundles(options: BundleOptions): Promise<BundlesResul
       const baseFile = baseFiles?.[index];
       if (baseFile) await base[index]?.take(baseFile, handler);
     }
+    for (const [index, floor] of floorsBuilt.entries()) await floorSamples[index]?.takeImport(floor.outfile);
   }
   const wall = median(bare);
   const cpu = median(bareCpu);
@@ -123,7 +150,25 @@ export async function benchBundles(options: BundleOptions): Promise<BundlesResul
     ...(baseFiles && { baseline: (base[index] as Samples).figures(wall, cpu) }),
     largestInputs: built[index]?.largestInputs ?? [],
   }));
-  return { bareNodeMs: round(wall), bareNodeCpuMs: round(cpu), runs: options.runs, handlers: results };
+  return {
+    bareNodeMs: round(wall),
+    bareNodeCpuMs: round(cpu),
+    runs: options.runs,
+    handlers: results,
+    floors: floors.map(([floor], index) => {
+      const { importMs, importWithSourceMapsMs, importCpuMs } = (floorSamples[index] as Samples).figures(
+        wall,
+        cpu,
+      );
+      return {
+        floor,
+        sizeKb: floorsBuilt[index]?.sizeKb ?? 0,
+        importMs,
+        importWithSourceMapsMs,
+        importCpuMs,
+      };
+    }),
+  };
 }
 
 /** The times of one bundle's processes, run after run. */
@@ -136,16 +181,20 @@ class Samples {
   private status = 0;
 
   async take(file: string, handler: string): Promise<void> {
+    await this.takeImport(file);
+    const answer = firstAnswerScript(file, handler);
+    this.answered.push(await wallTime(['--enable-source-maps', '--input-type=module', '-e', answer]));
+    this.status = lastStatus;
+    this.answeredCpu.push(lastCpuMs);
+  }
+
+  async takeImport(file: string): Promise<void> {
     const script = `await import(${JSON.stringify(pathToFileURL(file).href)})`;
     this.plain.push(await wallTime(['--input-type=module', '-e', script]));
     this.mapped.push(await wallTime(['--enable-source-maps', '--input-type=module', '-e', script]));
     this.mappedCpu.push(
       await cpuTime(['--enable-source-maps', '--input-type=module', '-e', script + CPU_USED]),
     );
-    const answer = firstAnswerScript(file, handler);
-    this.answered.push(await wallTime(['--enable-source-maps', '--input-type=module', '-e', answer]));
-    this.status = lastStatus;
-    this.answeredCpu.push(lastCpuMs);
   }
 
   figures(bareWall: number, bareCpu: number): Timings {
@@ -221,12 +270,12 @@ function firstAnswerScript(file: string, handler: string): string {
     process.exit(status > 0 && status < 500 ? 0 : 1);`;
 }
 
+/** Bundles `entry` (relative to the project root) into `outdir` as the CDK app does. */
 async function bundle(
-  handler: string,
-  outDir: string,
+  entry: string,
+  outdir: string,
 ): Promise<Pick<BundleResult, 'sizeKb' | 'lazyKb' | 'largestInputs'> & { outfile: string }> {
-  const outdir = join(outDir, handler);
-  const { metafile } = await bundleHandler({ entry: join('functions', `${handler}.ts`), outdir });
+  const { metafile } = await bundleHandler({ entry, outdir });
   const atStart = new Set(loadedAtStart(metafile));
   const byPackage = new Map<string, number>();
   let startBytes = 0;

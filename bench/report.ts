@@ -129,7 +129,7 @@ export function printSessions(result: SessionsResult): void {
   }
 }
 
-export function printBundles({ handlers, bareNodeMs, bareNodeCpuMs, runs }: BundlesResult): void {
+export function printBundles({ handlers, floors, bareNodeMs, bareNodeCpuMs, runs }: BundlesResult): void {
   console.log(
     `\nHandler bundles (the CDK app's esbuild settings); import = wall time of a fresh Node importing the bundle ` +
       `minus a bare \`node -e ''\` (${bareNodeMs.toFixed(1)} ms), medians of ${runs}; deployed functions run with source maps on; ` +
@@ -145,6 +145,8 @@ export function printBundles({ handlers, bareNodeMs, bareNodeCpuMs, runs }: Bund
       'with source maps',
       'first answer ms',
       'status',
+      'CPU ms import / answer',
+      'baseline: maps / answer / CPU',
       'largest inputs',
     ],
     handlers.map((result) => [
@@ -165,6 +167,19 @@ export function printBundles({ handlers, bareNodeMs, bareNodeCpuMs, runs }: Bund
           ].join(' / ')
         : '-',
       result.largestInputs.map((input) => `${input.name} ${input.kb}`).join(', '),
+    ]),
+  );
+  console.log(
+    '\nFloors: what every function of a kind loads before its own code, bundled and imported alike',
+  );
+  printTable(
+    ['floor', 'size KB', 'import ms', 'with source maps', 'CPU ms'],
+    floors.map((floor) => [
+      floor.floor,
+      floor.sizeKb,
+      floor.importMs,
+      floor.importWithSourceMapsMs,
+      floor.importCpuMs,
     ]),
   );
 }
