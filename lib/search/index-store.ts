@@ -1,5 +1,6 @@
 import {
   BatchGetCommand,
+  GetCommand,
   PutCommand,
   QueryCommand,
   TransactWriteCommand,
@@ -240,6 +241,42 @@ export async function postingIds(tenantId: number, gram: string): Promise<GramPo
     }),
   ]);
   return { live, segments };
+}
+
+const pageEndPk = (tenantId: number) => `T${tenantId}#PAGE`;
+
+/**
+ * The highest id that the segment rows of site `siteId`'s page after `afterId` held when last written;
+ * undefined when no rebuild recorded it (lib/search/rebuild.ts: a page never ends before it).
+ */
+export async function segmentPageEnd(
+  tenantId: number,
+  siteId: number,
+  afterId: number,
+): Promise<number | undefined> {
+  const { Item } = await dynamo().send(
+    new GetCommand({
+      TableName: table(),
+      Key: { pk: pageEndPk(tenantId), sk: segmentKey(siteId, afterId) },
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? Number(Item.Last) : undefined;
+}
+
+/** Records where a page's segment rows end, once they are written. */
+export async function putSegmentPageEnd(
+  tenantId: number,
+  siteId: number,
+  afterId: number,
+  lastId: number,
+): Promise<void> {
+  await dynamo().send(
+    new PutCommand({
+      TableName: table(),
+      Item: { pk: pageEndPk(tenantId), sk: segmentKey(siteId, afterId), Last: lastId },
+    }),
+  );
 }
 
 /** The key of a site's rebuild segment of the page after `afterId`, and its number in the directory. */

@@ -9,7 +9,7 @@ import { backoff, chunk } from '../storage/batch';
 import { dynamo } from '../storage/clients';
 import type { Task, TaskKind } from '../tasks/model';
 import { recordDocument, siteDocument, UserNames } from './full-text';
-import { DELETED_VER, documentPage } from './index-store';
+import { DELETED_VER, documentPage, putSegmentPageEnd, segmentPageEnd } from './index-store';
 import { applyDocuments, tombstone } from './index-writer';
 import { indexPage } from './rebuild-writer';
 
@@ -20,6 +20,12 @@ import { indexPage } from './rebuild-writer';
  * differs from the stored one (the index is older than the item's last change, a rename of the site or of
  * a user, or a write left pending); the page's postings are written whole (lib/search/rebuild-writer.ts),
  * so a page done twice writes the same rows again.
+ *
+ * A page never ends before the same page (same site, same id after which it starts) ended when a rebuild
+ * last wrote it: its rows are overwritten whole, and the records past a shorter page's end would lose
+ * their postings, still named by their directory entries, until their own page is written. A page ends
+ * earlier after CreateSearchIndexLot was lowered (a deleted record moves the end later, a new one is
+ * always last); the page then takes the records up to the old end as well.
  */
 
 /** Records per page: the reference's lot of search-index rows per run, BackgroundTask.CreateSearchIndexLot. */
@@ -53,29 +59,46 @@ export const rebuildSearchIndexes: TaskKind = {
     const site = await getSite(task.tenantId, cursor.site);
     if (!site) return { done: 0, cursor: await nextSiteCursor(task, cursor.site) };
     const users = new UserNames();
+    const container = containerKeys.records(task.tenantId, site.siteId);
     const keys = await queryKeys(
       {
         IndexName: 'Contents',
         KeyConditionExpression: 'ContainerKey = :container AND OrderKey > :after',
-        ExpressionAttributeValues: {
-          ':container': containerKeys.records(task.tenantId, site.siteId),
-          ':after': orderKey(cursor.after),
-        },
+        ExpressionAttributeValues: { ':container': container, ':after': orderKey(cursor.after) },
       },
       { limit: pageSize() },
     );
+    // A full page may end before this page's last end (a short page holds every record left anyway).
+    const end =
+      keys.length === pageSize() ? await segmentPageEnd(task.tenantId, site.siteId, cursor.after) : undefined;
+    if (end !== undefined && idOf(keys.at(-1)) < end) {
+      const rest = await queryKeys({
+        IndexName: 'Contents',
+        KeyConditionExpression: 'ContainerKey = :container AND OrderKey BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':container': container,
+          ':from': orderKey(idOf(keys.at(-1)) + 1),
+          ':to': orderKey(end),
+        },
+      });
+      keys.push(...rest);
+    }
     const records = await recordsByKeys(keys);
     const docs = await Promise.all(records.map((record) => recordDocument(record, site.title, users)));
     if (cursor.after === 0) docs.push(await siteDocument(site, users));
     await indexPage(task.tenantId, site.siteId, cursor.after, docs);
-    const lastId = Number(keys.at(-1)?.pk.split('#').at(-1) ?? 0);
+    const lastId = idOf(keys.at(-1));
+    if (keys.length > 0) await putSegmentPageEnd(task.tenantId, site.siteId, cursor.after, lastId);
     const next =
-      keys.length === pageSize()
+      keys.length >= pageSize()
         ? { site: site.siteId, after: lastId }
         : await nextSiteCursor(task, site.siteId);
     return { done: keys.length + (cursor.after === 0 ? 1 : 0), cursor: next };
   },
 };
+
+/** The record id of an Items key (`…#<id>`); 0 for none. */
+const idOf = (key: { readonly pk: string } | undefined) => Number(key?.pk.split('#').at(-1) ?? 0);
 
 /** The first page of the next site in id order (tenant scope), or the sweep once none is left. */
 async function nextSiteCursor(task: Task, siteId: number): Promise<Cursor> {

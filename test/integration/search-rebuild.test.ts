@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadSettings, useSettings } from '../../lib/config/settings';
 import type { ItemRecord } from '../../lib/items/model';
 import { findItem } from '../../lib/items/record-repository';
 import { recordDocument, UserNames } from '../../lib/search/full-text';
@@ -98,5 +99,39 @@ describe('a rebuild page from a stale read', () => {
     await rebuildSearchIndexes.page(task, cursor);
     expect(await search('secondword')).toEqual({ ids: [id], total: 1 });
     expect(await search('firstword')).toEqual({ ids: [], total: 0 });
+  });
+});
+
+describe('a rebuild whose pages end earlier than the last one', () => {
+  afterEach(() => useSettings(undefined));
+  const lot = (size: number) =>
+    useSettings(loadSettings({ KIROKU_PARAM_BackgroundTask_CreateSearchIndexLot: String(size) }));
+
+  const found = async (word: string) => (await search(word)).ids.sort((a, b) => a - b);
+
+  /** The site's rebuild, one page at a time; with `expected`, the search checked after each page. */
+  async function rebuildSite(site: number, word: string, expected?: readonly number[]): Promise<void> {
+    const task = { tenantId: 1, scopeId: site } as Parameters<typeof rebuildSearchIndexes.page>[0];
+    let { cursor } = await rebuildSearchIndexes.start(task);
+    for (let step = 0; cursor !== undefined && step < 20; step++) {
+      ({ cursor } = await rebuildSearchIndexes.page(task, cursor));
+      if (expected) expect(await found(word), `after page ${step + 1}`).toEqual(expected);
+    }
+  }
+
+  it('finds every record after every page when CreateSearchIndexLot was lowered', async () => {
+    const word = 'pagedwordlowered';
+    const site = await createSite(stack.url, admin, 0, { Title: 'Paged site', ReferenceType: 'Issues' });
+    const ids = [];
+    for (let index = 0; index < 7; index++) {
+      ids.push(await createRecord(stack.url, admin, site, { Title: `record ${index} ${word}` }));
+    }
+    // No stream poller here: the first rebuild is what indexes them, three to a page.
+    lot(3);
+    await rebuildSite(site, word);
+    expect(await found(word)).toEqual(ids);
+    // Two to a page: the page after 0 would end at the second record, the third still named by it.
+    lot(2);
+    await rebuildSite(site, word, ids);
   });
 });
