@@ -28,7 +28,9 @@ import { KEYING } from './text';
  *   whole, all SEGMENT_BUCKETS rows of the page, 25 to a request: thousands of records cost
  *   SEGMENT_BUCKETS rows, not one per gram, and the same page done again writes the same rows. Nothing
  *   removes an id from a segment but the next rebuild of its page: the directory names the one segment
- *   that stands for each id, and whether its postings are exact.
+ *   that stands for each id, and whether its postings are exact;
+ * - a page end per site and rebuild page: `T<tenant>#PAGE` / `<site>.P<after id>`, the highest id its
+ *   segment rows held when last written, so that the next rebuild's page never ends before it.
  */
 
 const table = () => tableName('searchIndex');
