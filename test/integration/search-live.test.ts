@@ -31,14 +31,21 @@ describe('search kept current through the Items stream', () => {
       Body: '東京都の事務所でプリンターが故障しました',
       ClassA: 'Hardware',
     });
-    const elapsed = await eventually(() => search('京都'), [id]);
-    expect(elapsed).toBeLessThan(2_000);
-    expect(await search('故障')).toEqual([id]);
-    expect(await search('printer HARDWARE')).toEqual([id]);
-    expect(await search('ｐｒｉｎｔｅｒ　"jam"')).toEqual([id]);
-    expect(await search('都')).toEqual([id]);
+    // A record's postings are written side by side, not at one instant: each word is waited for, and all
+    // of them within the 2 s.
+    const started = Date.now();
     // The site title and the creator's name are in the full text too.
-    expect(await search('tickets administrator')).toEqual([id]);
+    for (const words of [
+      '京都',
+      '故障',
+      'printer HARDWARE',
+      'ｐｒｉｎｔｅｒ　"jam"',
+      '都',
+      'tickets administrator',
+    ]) {
+      await eventually(() => search(words), [id]);
+    }
+    expect(Date.now() - started).toBeLessThan(2_000);
     expect(await search('printer scanner')).toEqual([]);
   });
 
@@ -48,7 +55,8 @@ describe('search kept current through the Items stream', () => {
     const updated = await call(stack.url, `/api/items/${id}/update`, { ApiKey: admin, Title: 'omega-word' });
     expect(updated.body.StatusCode).toBe(200);
     await eventually(() => search('omega-word'), [id]);
-    expect(await search('alpha-word')).toEqual([]);
+    // The lost word's postings go out beside the new word's: waited for too.
+    await eventually(() => search('alpha-word'), []);
     expect(await search('keep')).toContain(id);
   });
 
