@@ -1,6 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../storage/clients';
 import { isConditionFailure } from '../storage/conditions';
+import { queryAll } from '../storage/queries';
 import { tableName } from '../storage/tables';
 import { mapLimit } from './concurrency';
 import { type DirectoryEntry, decodeDirectory, encodeDirectory } from './directory-codec';
@@ -26,22 +27,15 @@ const CONCURRENCY = 8;
 /** Every entry of the tenant's directory, deleted ones included, read consistently. */
 export async function readDirectory(tenantId: number): Promise<Map<number, DirectoryEntry>> {
   const entries = new Map<number, DirectoryEntry>();
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk(tenantId) },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      if (item.Packed instanceof Uint8Array) decodeDirectory(item.Packed, (id, e) => entries.set(id, e));
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const rows = queryAll({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': pk(tenantId) },
+    ConsistentRead: true,
+  });
+  for await (const item of rows) {
+    if (item.Packed instanceof Uint8Array) decodeDirectory(item.Packed, (id, e) => entries.set(id, e));
+  }
   return entries;
 }
 

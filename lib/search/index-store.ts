@@ -9,6 +9,7 @@ import {
 import { backoff, batchWrite, chunk } from '../storage/batch';
 import { dynamo } from '../storage/clients';
 import { isConditionFailure } from '../storage/conditions';
+import { queryAll } from '../storage/queries';
 import { tableName } from '../storage/tables';
 import { mapLimit } from './concurrency';
 import { bucketOf, encodeSegment, idsInSegment, SEGMENT_BUCKETS } from './segment-codec';
@@ -230,18 +231,21 @@ export interface GramPostings {
 export async function postingIds(tenantId: number, gram: string): Promise<GramPostings> {
   const live = new Set<number>();
   const segments: GramPostings['segments'] = [];
-  await Promise.all([
-    queryAll(gramPk(tenantId, gram), (item) => {
+  const readLive = async () => {
+    for await (const item of rowsOf(gramPk(tenantId, gram))) {
       for (const id of (item.Ids as Set<number> | undefined) ?? []) live.add(id);
-    }),
-    queryAll(segmentPk(tenantId, bucketOf(gram)), (item) => {
+    }
+  };
+  const readSegments = async () => {
+    for await (const item of rowsOf(segmentPk(tenantId, bucketOf(gram)))) {
       const key = /^(\d+)\.P(\d+)$/.exec(String(item.sk));
       if (key && item.Packed instanceof Uint8Array) {
-        const segment = Number(key[2]) + 1;
+        const segment = segmentNumber(Number(key[2]));
         segments.push({ siteId: Number(key[1]), segment, ids: idsInSegment(item.Packed, gram) });
       }
-    }),
-  ]);
+    }
+  };
+  await Promise.all([readLive(), readSegments()]);
   return { live, segments };
 }
 
@@ -285,21 +289,13 @@ export async function putSegmentPageEnd(
 export const segmentKey = (siteId: number, afterId: number) => `${siteId}.P${afterId}`;
 export const segmentNumber = (afterId: number) => afterId + 1;
 
-async function queryAll(pk: string, each: (item: Record<string, unknown>) => void): Promise<void> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) each(item);
-    start = page.LastEvaluatedKey;
-  } while (start);
-}
+/** Every row of the partition `pk`, page after page. */
+const rowsOf = (pk: string) =>
+  queryAll({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': pk },
+  });
 
 /**
  * One page of the tenant's documents in id order, after `afterId`, without their texts (so that a page of
