@@ -1,3 +1,5 @@
+import { putVarint, VarintReader } from './varint';
+
 /**
  * A directory row's bytes (lib/search/directory.ts): the entries of one block of ids, ascending, each
  * `[id delta][site id][updated at][ver][segment][flags]` in LEB128 varints. About 16 bytes an entry, so that a
@@ -28,14 +30,7 @@ const EXACT = 2;
 
 export function encodeDirectory(entries: ReadonlyMap<number, DirectoryEntry>): Uint8Array {
   const bytes: number[] = [];
-  const put = (value: number) => {
-    let rest = value;
-    while (rest >= 0x80) {
-      bytes.push((rest % 0x80) | 0x80);
-      rest = Math.floor(rest / 0x80);
-    }
-    bytes.push(rest);
-  };
+  const put = (value: number) => putVarint(bytes, value);
   let previous = 0;
   for (const id of [...entries.keys()].sort((a, b) => a - b)) {
     const entry = entries.get(id) as DirectoryEntry;
@@ -52,19 +47,10 @@ export function encodeDirectory(entries: ReadonlyMap<number, DirectoryEntry>): U
 
 /** Calls `each` for every entry of a row, in id order, without building objects it does not need. */
 export function decodeDirectory(bytes: Uint8Array, each: (id: number, entry: DirectoryEntry) => void): void {
-  let at = 0;
-  const get = () => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = bytes[at++] ?? 0;
-      value += (byte & 0x7f) * scale;
-      if (!(byte & 0x80)) return value;
-      scale *= 0x80;
-    }
-  };
+  const reader = new VarintReader(bytes);
+  const get = () => reader.next();
   let id = 0;
-  while (at < bytes.length) {
+  while (!reader.done) {
     id += get();
     const siteId = get();
     const updatedAt = get();

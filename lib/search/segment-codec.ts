@@ -1,3 +1,5 @@
+import { putVarint, VarintReader } from './varint';
+
 /**
  * A rebuild segment row's bytes: for each n-gram of one hash bucket, its UTF-8 bytes and the ascending ids
  * of the page's documents holding it, as deltas. All in LEB128 varints:
@@ -20,14 +22,7 @@ export function bucketOf(gram: string): number {
 
 export function encodeSegment(postings: Iterable<readonly [string, readonly number[]]>): Uint8Array {
   const bytes: number[] = [];
-  const put = (value: number) => {
-    let rest = value;
-    while (rest >= 0x80) {
-      bytes.push((rest % 0x80) | 0x80);
-      rest = Math.floor(rest / 0x80);
-    }
-    bytes.push(rest);
-  };
+  const put = (value: number) => putVarint(bytes, value);
   for (const [gram, ids] of postings) {
     const text = Buffer.from(gram, 'utf8');
     put(text.length);
@@ -45,21 +40,14 @@ export function encodeSegment(postings: Iterable<readonly [string, readonly numb
 /** The ids of `gram` in a segment row's bytes (none when the row does not hold it). */
 export function idsInSegment(bytes: Uint8Array, gram: string): number[] {
   const wanted = Buffer.from(gram, 'utf8');
-  let at = 0;
-  const get = () => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = bytes[at++] ?? 0;
-      value += (byte & 0x7f) * scale;
-      if (!(byte & 0x80)) return value;
-      scale *= 0x80;
-    }
-  };
-  while (at < bytes.length) {
+  const reader = new VarintReader(bytes);
+  const get = () => reader.next();
+  while (!reader.done) {
     const length = get();
-    const matches = length === wanted.length && Buffer.from(bytes.subarray(at, at + length)).equals(wanted);
-    at += length;
+    const start = reader.at;
+    const matches =
+      length === wanted.length && Buffer.from(bytes.subarray(start, start + length)).equals(wanted);
+    reader.at += length;
     const count = get();
     if (!matches) {
       for (let skipped = 0; skipped < count; skipped++) get();
