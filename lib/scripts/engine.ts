@@ -1,11 +1,12 @@
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type { newVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
 
 /**
  * QuickJS compiled to WebAssembly (reference/library-choices.md 3): the sync release build, with the wasm
  * inside the module (the singlefile variant), so a bundle needs no file beside it. Compiled on the first
  * request that has scripts to run, not at import: a site without scripts never pays for it. The variant
- * (~800 KB, the wasm as text) is imported dynamically too, so the bundles keep it in a chunk that only
- * that first request reads: the cold start of items-* does not compile it.
+ * (~800 KB, the wasm as text) and the library around it (~36 KB) are imported dynamically too, so the
+ * bundles keep them in chunks that only that first request reads: the cold start of items-* does not
+ * compile them.
  */
 
 /** 1024 pages of 64 KiB: the whole instance, every runtime in it, can never hold more than 64 MiB. */
@@ -20,7 +21,10 @@ const { Memory } = (
 ).WebAssembly;
 
 export function quickjs(): Promise<QuickJSWASMModule> {
-  loading ??= import('@jitl/quickjs-singlefile-cjs-release-sync').then(({ default: variant }) =>
+  loading ??= Promise.all([
+    import('quickjs-emscripten-core'),
+    import('@jitl/quickjs-singlefile-cjs-release-sync'),
+  ]).then(([{ newQuickJSWASMModuleFromVariant, newVariant }, { default: variant }]) =>
     newQuickJSWASMModuleFromVariant(
       // A fixed maximum is what caps memory: the runtime's own limit misses big strings and arrays
       // (quickjs-emscripten issues 255 and 271), and the wasm heap would otherwise grow to gigabytes.
