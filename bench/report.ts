@@ -20,7 +20,8 @@ export const goals = {
   lookupSpeedup: 100,
   indexUpdateMs: 2_000,
   indexMb: 100,
-  uploadRatio: 0.5,
+  /** Chunked upload through the gateway against a direct PutObject, at 50 and 200 MiB (issue 15). */
+  uploadRatio: 0.3,
   /** Peak memory of the serving process: 3 × the chunk size + 100 MB. */
   uploadMemoryBaseMb: 100,
 } as const;
@@ -344,14 +345,12 @@ export function uploadVerdicts({ runs }: UploadResult): Verdict[] {
         pass: run.lambdaPeakRssMb < limitMb,
       },
     ];
-    if (run.fileMiB === 50) {
-      verdicts.unshift({
-        measure: `Upload of ${run.fileMiB} MiB in ${run.chunkMiB} MiB chunks / direct PutObject (MB/s)`,
-        value: `${run.ratio} (${run.uploadMBps} / ${run.directMBps})`,
-        goal: `>= ${goals.uploadRatio}`,
-        pass: run.ratio >= goals.uploadRatio,
-      });
-    }
+    verdicts.unshift({
+      measure: `Upload of ${run.fileMiB} MiB in ${run.chunkMiB} MiB chunks / direct PutObject (MB/s)`,
+      value: `${run.ratio} (${run.uploadMBps} / ${run.directMBps})`,
+      goal: `>= ${goals.uploadRatio}`,
+      pass: run.ratio >= goals.uploadRatio,
+    });
     return verdicts;
   });
 }

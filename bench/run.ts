@@ -6,7 +6,7 @@ import { type BundlesResult, benchBundles } from './bundles';
 import { projectRoot } from './children';
 import { benchChunkSteps } from './chunk-steps';
 import { benchInProcess, type InProcessCase } from './in-process';
-import { benchRecordsView, printRecordsView } from './records-view';
+import { benchRecordsView, printRecordsView, recordsViewVerdicts } from './records-view';
 import * as report from './report';
 import { benchScriptBundles } from './script-bundles';
 import { printServerScripts, serverScriptVerdicts } from './script-report';
@@ -159,7 +159,10 @@ if (serverScripts || scriptBundles) {
   printServerScripts(serverScripts, scriptBundles);
   verdicts.push(...serverScriptVerdicts(serverScripts, scriptBundles));
 }
-if (recordsView) printRecordsView(recordsView);
+if (recordsView) {
+  printRecordsView(recordsView);
+  verdicts.push(...recordsViewVerdicts(recordsView));
+}
 if (bulkUpsert) printBulkUpsert(bulkUpsert);
 if (chunkSteps) report.printChunkSteps(chunkSteps);
 if (search) {
