@@ -88,8 +88,8 @@ export function instantOf(time: WallTime, zone: string): number {
  * several dates each; an offset holds for months, so most answers come from here. A day is kept only when
  * the offset is the same at its first and its last millisecond; a day that holds a change of offset is
  * asked of Intl at each instant. That is exact unless a day held two changes that cancel out: in Node 24's
- * zone data, from 1900 to 2037, changes of one zone are at least seven days apart. The map is emptied
- * when full, so reading years of dates cannot grow it for good.
+ * zone data, every zone scanned in 3-hour steps from 1900 to 2037, one zone's changes are at least 167
+ * hours apart. The map is emptied when full, so reading years of dates cannot grow it for good.
  */
 const DAY_MS = 86_400_000;
 /** The last millisecond a Date holds (ECMA-262 21.4.1.22). */
