@@ -1,7 +1,7 @@
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { settings } from '../config/settings';
 import { recordCount, recordsByKeys } from '../items/record-repository';
-import { containerKeys, itemKeys, orderKey, tenantSitesKey } from '../sites/keys';
+import { containerKeys, idOfItemKey, itemKeys, orderKey, tenantSitesKey } from '../sites/keys';
 import type { Site } from '../sites/model';
 import { getSite, sitesOfTenant } from '../sites/repository';
 import { table as itemsTable, queryKeys } from '../sites/store';
@@ -97,8 +97,8 @@ export const rebuildSearchIndexes: TaskKind = {
   },
 };
 
-/** The record id of an Items key (`…#<id>`); 0 for none. */
-const idOf = (key: { readonly pk: string } | undefined) => Number(key?.pk.split('#').at(-1) ?? 0);
+/** The record id of an Items key; 0 for none. */
+const idOf = (key: { readonly pk: string } | undefined) => (key ? idOfItemKey(key.pk) : 0);
 
 /** The first page of the next site in id order (tenant scope), or the sweep once none is left. */
 async function nextSiteCursor(task: Task, siteId: number): Promise<Cursor> {
@@ -155,7 +155,7 @@ async function existingIds(tenantId: number, ids: readonly number[]): Promise<Se
           }),
         );
         for (const item of result.Responses?.[itemsTable()] ?? []) {
-          found.add(Number(String(item.pk).split('#').at(-1)));
+          found.add(idOfItemKey(String(item.pk)));
         }
         pending = result.UnprocessedKeys?.[itemsTable()]?.Keys ?? [];
       }

@@ -5,6 +5,9 @@
  */
 const item = (tenantId: number, id: number) => `T${tenantId}#ID#${id}`;
 
+/** The id of a site or record from its item's `pk` (`T<tenant>#ID#<id>`). */
+export const idOfItemKey = (pk: string) => Number(pk.split('#').at(-1));
+
 /** Ids padded to 15 digits sort as numbers in the indexes' string sort keys. */
 export const orderKey = (id: number) => String(id).padStart(15, '0');
 
