@@ -67,7 +67,7 @@ function jarDirectory(): string {
 }
 
 /** Java on PATH, or a one-line error naming the package to install: DynamoDB Local runs on it. */
-function requireJava(): void {
+export function requireJava(): void {
   const found = (process.env.PATH ?? '')
     .split(delimiter)
     .some((dir) => dir !== '' && existsSync(join(dir, 'java')));

@@ -5,7 +5,12 @@ import { SettingsError, settings } from '../lib/config/settings';
 import { logger } from '../lib/log';
 import { streamSubscriptions } from '../lib/streams';
 import { ensureTables } from '../local/bootstrap';
-import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local';
+import {
+  type DynamoDbLocal,
+  JavaMissingError,
+  requireJava,
+  startDynamoDbLocal,
+} from '../local/dynamodb-local';
 import { type Gateway, startGateway } from '../local/gateway';
 import { type S3Local, startS3Local } from '../local/s3-local';
 import { type StreamPoller, startStreamPoller } from '../local/stream-poller';
@@ -51,6 +56,8 @@ async function main(): Promise<void> {
   }
   const basePath = normalizeBasePath(process.env.KIROKU_BASE_PATH);
   const dataDir = resolve(process.env.KIROKU_DATA_DIR || '.data');
+  // Before anything is written under the data directory: a machine without Java is told so and left as it was.
+  requireJava();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   watchParent();

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -46,10 +47,19 @@ describe('npm start', () => {
 });
 
 describe('scripts/start.ts without Java', () => {
-  it('says in one JSON line which package to install, and exits 1', async () => {
+  it('says in one JSON line which package to install, exits 1, and writes no data directory', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'kiroku-start-'));
+    directories.push(parent);
+    const dataDir = join(parent, 'data');
     // Only the pinned Node's own directory on PATH: no java anywhere.
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-      env: { ...process.env, PATH: dirname(process.execPath), POWERTOOLS_LOG_LEVEL: 'INFO', PORT: '0' },
+      env: {
+        ...process.env,
+        PATH: dirname(process.execPath),
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        PORT: '0',
+        KIROKU_DATA_DIR: dataDir,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const output = collect(child);
@@ -60,6 +70,7 @@ describe('scripts/start.ts without Java', () => {
     expect(JSON.parse(lines[0] as string).message).toBe(
       'Java is not installed; DynamoDB Local needs it: apt-get install openjdk-17-jre-headless',
     );
+    expect(existsSync(dataDir)).toBe(false);
   }, 30_000);
 });
 
