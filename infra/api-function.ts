@@ -1,6 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { AssetHashType, DockerImage, Duration, type ILocalBundling, RemovalPolicy } from 'aws-cdk-lib';
+import {
+  AssetHashType,
+  type CfnResource,
+  DockerImage,
+  Duration,
+  type ILocalBundling,
+  Lazy,
+  RemovalPolicy,
+} from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -62,6 +70,21 @@ export class ApiFunction extends lambda.Function {
         ...environment,
       },
     });
+    // lambda.Function makes the function depend on its role and on the role's policy. The role is already
+    // read through a GetAtt, which orders it; only the policy's dependency carries information (the
+    // grants exist before the function, or a stream mapping could start without them). cfn-lint (W3005)
+    // reports the other as redundant, so the rendered DependsOn keeps the policy alone.
+    (this.node.defaultChild as CfnResource).addOverride(
+      'DependsOn',
+      Lazy.list({
+        produce: () => {
+          const policy = role.node.tryFindChild('DefaultPolicy')?.node.defaultChild as
+            | CfnResource
+            | undefined;
+          return policy ? [policy.logicalId] : undefined;
+        },
+      }),
+    );
     acknowledge(
       this,
       'Serverless-LambdaDLQ',
@@ -94,11 +117,12 @@ class LocalEsbuild implements ILocalBundling {
       encoding: 'utf8',
       stdio: ['ignore', 'inherit', 'pipe'],
     });
-    if (run.stderr) process.stderr.write(run.stderr);
     if (run.status !== 0) {
+      // esbuild's own report travels in the error, printed once by whoever catches it.
       const reason = run.error?.message ?? (run.signal ? `signal ${run.signal}` : `exit code ${run.status}`);
       throw new Error(`bundling ${this.entry} failed (${reason}): ${run.stderr}`);
     }
+    if (run.stderr) process.stderr.write(run.stderr);
     return true;
   }
 }

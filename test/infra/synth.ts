@@ -16,5 +16,15 @@ export function appWithProjectContext(extra: Record<string, unknown> = {}): App 
   return new App({ outdir: tempDir('kiroku-test-cdk-'), context: { ...cdkJson.context, ...extra } });
 }
 
+/**
+ * CDK writes `Bundling asset <path>...` to stderr for each of the ~55 functions, unconditionally; in a
+ * test run those lines look like trouble and hide what is. The test files that synthesize drop them.
+ */
+const writeStderr = process.stderr.write.bind(process.stderr);
+process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+  if (typeof chunk === 'string' && /^Bundling asset \S+\.\.\.\n$/.test(chunk)) return true;
+  return (writeStderr as (...args: unknown[]) => boolean)(chunk, ...rest);
+}) as typeof process.stderr.write;
+
 /** Bundling every function with esbuild takes a while (minutes on a loaded machine); a test file synthesizes once, in beforeAll. */
 export const SYNTH_TIMEOUT_MS = 300_000;
