@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CfnElement } from 'aws-cdk-lib';
@@ -37,6 +38,8 @@ let resources: Record<string, Resource>;
 
 /** cdk-nag's findings that no acknowledgement covers: rule (finding id) and construct path. */
 let findings: string[];
+/** The synthesized template as `npm run synth` writes it, for cfn-lint. */
+let templateFile: string;
 
 beforeAll(() => {
   // The report is written instead of thrown, so that one synth serves both the checks and the template.
@@ -45,6 +48,7 @@ beforeAll(() => {
   addChecks(app);
   const assembly = app.synth();
   findings = findingsIn(JSON.parse(readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8')));
+  templateFile = join(assembly.directory, stack.templateFile);
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
 }, SYNTH_TIMEOUT_MS);
@@ -713,5 +717,15 @@ describe('KirokuStack', () => {
         ]),
       );
     });
+  });
+
+  // cfn-lint (Python) is on the project's machine image, not an npm package: where it is missing the
+  // check is skipped rather than installed from elsewhere.
+  describe.skipIf(spawnSync('cfn-lint', ['--version']).status !== 0)('cfn-lint', () => {
+    it('finds nothing in the synthesized template, warnings included', () => {
+      const run = spawnSync('cfn-lint', [templateFile], { encoding: 'utf8' });
+      expect(`${run.stdout}${run.stderr}`).toBe('');
+      expect(run.status).toBe(0);
+    }, 300_000);
   });
 });
