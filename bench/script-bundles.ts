@@ -106,7 +106,8 @@ async function bundleIn(root: string, handler: string, outdir: string) {
   const result = await build({
     ...options,
     absWorkingDir: root,
-    entryPoints: [resolve(root, entry)],
+    // Named as the deploy names it (index.mjs): an array entry would be named after the handler's file.
+    entryPoints: { [BUNDLE_FILE.replace(/\.mjs$/, '')]: resolve(root, entry) },
     // A handler the baseline does not have yet is skipped, not reported.
     logLevel: 'silent',
   });
