@@ -10,11 +10,12 @@ import { tempDir } from '../fixtures/temp-dir';
 
 /**
  * Every example marked `<!-- runs -->` in the README, README.ja.md and docs/*.md runs as written, in
- * order, with bash against a local stack: http://127.0.0.1:3000 becomes the stack's address, and KEY and
- * PASSWORD are its first administrator's, as a reader has them from `npm start`. A step fails when a
- * command exits non-zero, or when its answer differs from the one shown after it: the StatusCode where
- * the shown answer has one, and its Message unless that is a GUID (ids and times differ from a reader's
- * database), else the whole JSON. Each page starts with a fresh key, as one page may replace it.
+ * order, with bash against a local stack: http://127.0.0.1:3000 becomes the stack's address, and the
+ * shell variables KEY and PASSWORD are its first administrator's, as a reader has them from `npm start`.
+ * A step fails when a command exits non-zero, or when its answer differs from the one shown after it:
+ * the StatusCode where the shown answer has one, and its Message unless that is a GUID (ids and times
+ * differ from a reader's database), else the whole JSON. Each page starts with a fresh key, as one page
+ * may replace it.
  */
 
 const PASSWORD = 'correct horse battery staple';
@@ -56,9 +57,11 @@ describe('the examples of the README and docs/', () => {
       const steps = blocks.filter((block) => block.runs).flatMap((block) => block.steps);
       if (steps.length === 0) return;
       // Asynchronously: the gateway answering the examples runs in this process.
-      const run = await runBash(pageScript(blocks, stack.url), {
+      // Shell variables, not exported: as a reader sets them (KEY=…), so jq and curl do not see them.
+      const variables = `KEY='${await freshKey()}'\nPASSWORD='${PASSWORD}'\n`;
+      const run = await runBash(variables + pageScript(blocks, stack.url), {
         cwd: tempDir('doc-examples-'),
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, KEY: await freshKey(), PASSWORD },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME },
       });
       const outputs = run.stdout.split(/^@@kiroku-doc-step \d+@@$/m);
       steps.forEach((step, index) => {
