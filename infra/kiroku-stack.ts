@@ -188,7 +188,7 @@ export class KirokuStack extends Stack {
     acknowledge(
       secret,
       'AwsSolutions-SMG4',
-      'a one-time hand-over, cleared after the first login (README); the password is then changed in Kiroku',
+      'a one-time hand-over, cleared after the first login (docs/operations.md); the password is then changed in Kiroku',
     );
     const fn = this.createFunction(
       'bootstrap-trigger',

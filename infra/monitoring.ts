@@ -102,7 +102,7 @@ export class Monitoring extends Construct {
         statistic: 'Maximum',
       }),
       1,
-      'a stream batch failed for good: see "Failed stream batches" in the README',
+      'a stream batch failed for good: see "Failed stream batches" in docs/operations.md',
     );
   }
 }

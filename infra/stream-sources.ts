@@ -11,7 +11,7 @@ import { acknowledge } from './checks';
  * is split (bisect) and the handlers answer which records failed (ReportBatchItemFailures, see
  * lib/storage/stream-batch.ts), so only those and what follows them are retried; what still fails after
  * the retries, or outlives the record age, goes to the failed-batch queue (its shard and sequence range)
- * for an operator, with an alarm on it (infra/monitoring.ts). See the README on repairing from there.
+ * for an operator, with an alarm on it (infra/monitoring.ts). See docs/operations.md on repairing from there.
  */
 export const STREAM_RETRY_ATTEMPTS = 10;
 /** Below the stream's 24 h retention, so that a failure is reported while its records can still be read. */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * What the API accepts, in one place (CONTRACT section 5, "Bounds"; the README lists them). Every limit is
+ * What the API accepts, in one place (CONTRACT section 5, "Bounds"; docs/api.md lists them). Every limit is
  * checked before anything is stored and answered 400 naming the property, so that storage never meets a
  * value it cannot hold (DynamoDB: keys of 2048/1024 bytes, items of 400 KB, numbers of 38 digits, maps
  * nested 32 deep).

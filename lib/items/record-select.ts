@@ -5,7 +5,7 @@ import { recordCount, statusCountOf } from './record-repository';
 import type { CompiledView } from './view/view';
 
 /**
- * The records of a site and its integrated sites that a View selects, in its order, paged (README,
+ * The records of a site and its integrated sites that a View selects, in its order, paged (docs/api.md,
  * "Views"). In the default order the walk stops once the page is full, and TotalCount comes from the
  * stored counts when the View filters by nothing or by a Status list only; any other filter is
  * evaluated on every candidate record, and any other order sorts every candidate. Candidates are the

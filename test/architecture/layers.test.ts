@@ -4,7 +4,7 @@ import { routes } from '../../lib/routes';
 import { fallback } from '../../lib/routes/meta';
 import { layerOf, upwardImports } from './layers';
 
-describe('the layers (README, "Layers")', () => {
+describe('the layers (docs/contributing.md, "Layers")', () => {
   it('has no import that points up a layer', () => {
     expect(upwardImports()).toEqual([]);
   });

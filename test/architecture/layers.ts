@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /**
- * The layers of the code base, bottom first (README, "Layers"). A module may import modules of its own
+ * The layers of the code base, bottom first (docs/contributing.md, "Layers"). A module may import modules of its own
  * layer's folder and of any layer below it, never one above: that is the one rule the picture keeps.
  */
 export const layers: readonly (readonly string[])[] = [

@@ -15,7 +15,7 @@ import { type Stack, startStack } from '../fixtures/stack';
 
 /**
  * The browser UI end to end (issue 16): Debian's Chromium against the local stack over real HTTP, as a
- * person uses it. Each page is also checked by axe-core and photographed for the README.
+ * person uses it. Each page is also checked by axe-core and photographed for docs/ui.md.
  */
 
 let stack: Stack;

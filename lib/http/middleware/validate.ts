@@ -31,7 +31,7 @@ export function validate(schema: z.ZodType): ApiMiddleware {
 }
 
 /**
- * A bound-breaking issue (lib/bounds.ts: too long, too large, too deep, too precise) in the words the README
+ * A bound-breaking issue (lib/bounds.ts: too long, too large, too deep, too precise) in the words docs/api.md
  * uses; undefined for any other mismatch, which keeps zod's message.
  */
 function boundOf(issue: z.core.$ZodIssue): string | undefined {
