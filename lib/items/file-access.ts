@@ -1,3 +1,4 @@
+import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
 import { settings } from '../config/settings';
@@ -12,6 +13,7 @@ import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
 import { Permission, siteInTenant, sitePermission } from '../sites/permissions';
+import { formatLocal } from '../zoned-time';
 import { checkColumnLimits, columnSettings, entryOf } from './attachments';
 import type { Attachment, ItemRecord } from './model';
 import { canOnRecord, recordPermission } from './record-permissions';
@@ -78,6 +80,7 @@ export async function fileAsJson(
     throw new BadRequestError(`file of ${binary.size} bytes is over the JSON limit`);
   }
   const bytes = await objects.getObject(binary.objectKey);
+  const zone = callerZone(principal);
   return {
     id: binary.binaryId,
     message: messages.fileRetrieved(binary.fileName),
@@ -92,8 +95,8 @@ export async function fileAsJson(
       ContentType: binary.contentType,
       Creator: binary.creator,
       Updator: binary.updator,
-      CreatedTime: new Date(binary.createdAt).toISOString(),
-      UpdatedTime: new Date(binary.updatedAt).toISOString(),
+      CreatedTime: formatLocal(binary.createdAt, zone),
+      UpdatedTime: formatLocal(binary.updatedAt, zone),
     },
   };
 }
