@@ -1,4 +1,4 @@
 import { downloadEndpoint } from '../lib/http/download-endpoint';
 import { binariesDownload } from '../lib/routes/files';
 
-export const handler = downloadEndpoint(binariesDownload, 'attachment');
+export const handler = downloadEndpoint(binariesDownload, 'download');

@@ -1,4 +1,4 @@
 import { downloadEndpoint } from '../lib/http/download-endpoint';
 import { binariesShow } from '../lib/routes/files';
 
-export const handler = downloadEndpoint(binariesShow, 'inline');
+export const handler = downloadEndpoint(binariesShow, 'show');

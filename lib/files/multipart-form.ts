@@ -7,7 +7,7 @@ export interface FormFile {
   /** The part after the last path separator of the part's filename. */
   readonly name: string;
   readonly contentType: string;
-  /** The file part's own Content-Range header (never the request's), as sent. */
+  /** The file part's own Content-Range header, else the request's (CONTRACT 6), as sent. */
   readonly contentRange?: string;
   readonly bytes: Buffer;
 }
@@ -22,8 +22,16 @@ export interface UploadForm {
  * Parses a multipart/form-data body (reference/library-choices.md §1: multipasta sees each part's own
  * headers, which busboy hides). A body that is not multipart answers HTTP 404 and one that cannot be
  * interpreted HTTP 500, each with an ApiResult, as web-api.txt 7.2 gives the HTTP statuses.
+ *
+ * `requestRange` is the request's own Content-Range header, taken when the file part has none: the
+ * reference ignores it, but a caller who chunks with `curl -H 'Content-Range: …'` sends it there, and
+ * ignoring it would store every chunk as a file of its own, which shows only at the final FileHash.
  */
-export function parseUploadForm(body: Buffer, contentType: string | undefined): UploadForm {
+export function parseUploadForm(
+  body: Buffer,
+  contentType: string | undefined,
+  requestRange?: string,
+): UploadForm {
   if (!/^multipart\/form-data\s*;/i.test(contentType ?? '') || !/boundary=/i.test(contentType ?? '')) {
     throw new NotMultipartError(contentType);
   }
@@ -58,7 +66,7 @@ export function parseUploadForm(body: Buffer, contentType: string | undefined): 
         file = {
           name: baseName(filename),
           contentType: info.contentType || 'application/octet-stream',
-          contentRange: single(info.headers['content-range']),
+          contentRange: single(info.headers['content-range']) ?? requestRange,
           // A view, not a copy, when the parser handed the file over in one piece (it does for a body
           // parsed at once): a 4 MiB chunk is copied often enough on its way to S3.
           bytes: chunks.length === 1 ? view(chunks[0] as Uint8Array) : Buffer.concat(chunks),

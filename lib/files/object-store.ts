@@ -106,6 +106,18 @@ export async function getObject(key: string): Promise<Buffer> {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/**
+ * The first `count` bytes of an object that is not empty (fewer when it is shorter): what a type is
+ * sniffed from. An empty object has no byte 0, and S3 refuses the range (416) rather than answer nothing.
+ */
+export async function firstBytes(key: string, count: number): Promise<Uint8Array> {
+  const { s3, GetObjectCommand } = await sdk();
+  const result = await s3().send(
+    new GetObjectCommand({ Bucket: bucket(), Key: key, Range: `bytes=0-${count - 1}` }),
+  );
+  return (await result.Body?.transformToByteArray()) ?? new Uint8Array();
+}
+
 /** The object's size, or undefined when there is none. */
 export async function objectSize(key: string): Promise<number | undefined> {
   const { s3, HeadObjectCommand, NotFound } = await sdk();
@@ -220,24 +232,24 @@ export async function deleteObjects(
   }
 }
 
-/** A GET URL valid for 60 seconds, answering with the file's name and type, inline or as a download. */
+/**
+ * A GET URL valid for 60 seconds. The type and disposition are forced on S3's answer through the signed
+ * response-* overrides (served-type.ts decides them): the object's own stored type is the uploader's word.
+ */
 export async function presignedGet(
   key: string,
-  file: { readonly fileName: string; readonly contentType: string },
-  disposition: 'inline' | 'attachment',
+  fileName: string,
+  served: { readonly contentType: string; readonly disposition: 'inline' | 'attachment' },
 ): Promise<string> {
   const [{ s3, GetObjectCommand }, { getSignedUrl }] = await Promise.all([sdk(), presigner()]);
-  const encoded = encodeURIComponent(file.fileName).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16)}`,
-  );
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
   return getSignedUrl(
     s3(),
     new GetObjectCommand({
       Bucket: bucket(),
       Key: key,
-      ResponseContentType: file.contentType,
-      ResponseContentDisposition: `${disposition}; filename*=UTF-8''${encoded}`,
+      ResponseContentType: served.contentType,
+      ResponseContentDisposition: `${served.disposition}; filename*=UTF-8''${encoded}`,
     }),
     { expiresIn: 60 },
   );

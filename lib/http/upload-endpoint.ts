@@ -24,7 +24,7 @@ export function uploadEndpoint(
       event.body === undefined
         ? Buffer.alloc(0)
         : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
-    const form = parseUploadForm(body, event.headers['content-type']);
+    const form = parseUploadForm(body, event.headers['content-type'], event.headers['content-range']);
     return apiResult(await business({ principal, event, form }));
   });
 }

@@ -1,3 +1,4 @@
+import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
 import { settings } from '../config/settings';
@@ -7,11 +8,13 @@ import type { UploadForm } from '../files/multipart-form';
 import { fileHashOf, requireFile, rowOf } from '../files/new-upload';
 import * as objects from '../files/object-store';
 import * as repository from '../files/repository';
+import { mayShowInline, SNIFF_BYTES, servedType } from '../files/served-type';
 import { type Answer, answerOf, receiveFile, type StoredFile } from '../files/upload';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
 import { Permission, siteInTenant, sitePermission } from '../sites/permissions';
+import { formatLocal } from '../zoned-time';
 import { checkColumnLimits, columnSettings, entryOf } from './attachments';
 import type { Attachment, ItemRecord } from './model';
 import { canOnRecord, recordPermission } from './record-permissions';
@@ -58,14 +61,21 @@ export async function uploadToGuid(
   return answerOf(outcome, target.binary.referenceId, target.binary.guid);
 }
 
-/** A presigned URL (60 s) for a file the caller may read. */
+/**
+ * A presigned URL (60 s) for a file the caller may read, served as served-type.ts decides: a `show` reads
+ * the first bytes of a file named as a raster image, since only those bytes tell an image from a page.
+ */
 export async function fileUrl(
   principal: Principal,
   guid: string,
-  disposition: 'inline' | 'attachment',
+  kind: 'show' | 'download',
 ): Promise<string> {
   const binary = await readableFile(principal, guid);
-  return objects.presignedGet(binary.objectKey, binary, disposition);
+  const head =
+    kind === 'show' && binary.size > 0 && mayShowInline(binary.fileName)
+      ? await objects.firstBytes(binary.objectKey, SNIFF_BYTES)
+      : undefined;
+  return objects.presignedGet(binary.objectKey, binary.fileName, servedType(binary, kind, head));
 }
 
 /** `POST /api/binaries/{guid}/get`: the file, base64 in JSON, up to 4 MB. */
@@ -78,6 +88,7 @@ export async function fileAsJson(
     throw new BadRequestError(`file of ${binary.size} bytes is over the JSON limit`);
   }
   const bytes = await objects.getObject(binary.objectKey);
+  const zone = callerZone(principal);
   return {
     id: binary.binaryId,
     message: messages.fileRetrieved(binary.fileName),
@@ -92,8 +103,8 @@ export async function fileAsJson(
       ContentType: binary.contentType,
       Creator: binary.creator,
       Updator: binary.updator,
-      CreatedTime: new Date(binary.createdAt).toISOString(),
-      UpdatedTime: new Date(binary.updatedAt).toISOString(),
+      CreatedTime: formatLocal(binary.createdAt, zone),
+      UpdatedTime: formatLocal(binary.updatedAt, zone),
     },
   };
 }

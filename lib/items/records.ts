@@ -11,6 +11,7 @@ import { recordHolders, type Site } from '../sites/model';
 import { Permission, requirePermission, siteInTenant } from '../sites/permissions';
 import { nextItemId } from '../sites/store';
 import { retryOnConcurrentChange } from '../storage/retry';
+import { formatLocal } from '../zoned-time';
 import { planAttachments } from './attachments';
 import type { Comment, ItemRecord } from './model';
 import { mergeFields } from './record-fields';
@@ -239,12 +240,13 @@ export function requireRecordHolder(site: Site): void {
 
 /**
  * A locked record refuses changes (update, delete; uploads later) from anyone but the user who locked it;
- * tenant managers and privileged users may still change or unlock it. The time is ISO 8601 UTC.
+ * tenant managers and privileged users may still change or unlock it. The time is in the caller's zone,
+ * as every date the API answers (CONTRACT 5.1).
  */
 export async function requireUnlocked(principal: Principal, record: ItemRecord): Promise<void> {
   if (!record.locked || record.lockedBy === principal.userId) return;
   if (principal.tenantManager || principal.privileged) return;
   const locker = record.lockedBy === undefined ? undefined : await getUser(record.lockedBy);
-  const time = new Date(record.lockedAt ?? record.updatedAt).toISOString();
+  const time = formatLocal(record.lockedAt ?? record.updatedAt, callerZone(principal));
   throw new LockedRecordError(record.recordId, locker?.name ?? `User,${record.lockedBy}`, time);
 }

@@ -7,6 +7,7 @@ import { recordView } from '../items/views';
 import { recordHolders, type Site } from '../sites/model';
 import { Permission, requirePermission, siteInTenant, sitePermission } from '../sites/permissions';
 import { childSiteIds, getSite } from '../sites/repository';
+import { formatLocal } from '../zoned-time';
 import { MAX_PACKAGE_RECORDS, MAX_PACKAGE_SITES } from './schemas';
 
 /**
@@ -28,7 +29,7 @@ export async function exportSitePackage(
   return {
     Package: {
       BaseSiteId: root.siteId,
-      PackageTime: new Date(now()).toISOString(),
+      PackageTime: formatLocal(now(), callerZone(principal)),
       IncludeData: includeData,
       Sites: sites.map(packageSite),
       Data: data,

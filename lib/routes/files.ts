@@ -73,7 +73,8 @@ export const binariesDownload = {
   auth: { apiKey: false, bearer: true },
   parseBody: false,
   checkMime: false,
-  summary: 'Download a file: a redirect to a presigned URL valid for 60 s (Read, or its uploader)',
+  summary:
+    'Download a file as an attachment (HTML, XML, SVG and script types as application/octet-stream): a redirect to a presigned URL valid for 60 s (Read, or its uploader)',
   redirect: true,
   response: binaries.redirectResponse,
 } as const satisfies Route;
@@ -87,7 +88,8 @@ export const binariesShow = {
   auth: { apiKey: false, bearer: true },
   parseBody: false,
   checkMime: false,
-  summary: 'Show a file inline (images embedded in text): a redirect to a presigned URL valid for 60 s',
+  summary:
+    'Show an image inline (images embedded in text; a file that is not a PNG, JPEG, GIF, WebP, BMP, AVIF or ICO image by its bytes and name comes as an application/octet-stream attachment): a redirect to a presigned URL valid for 60 s',
   redirect: true,
   response: binaries.redirectResponse,
 } as const satisfies Route;

@@ -1,6 +1,7 @@
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
 import { NotFoundError } from '../errors';
+import { formatLocal } from '../zoned-time';
 import type { Task } from './model';
 import { getTask, nudgeTask, queueTask } from './repository';
 
@@ -24,18 +25,20 @@ export async function taskOfTenant(principal: Principal, taskId: string): Promis
   return task;
 }
 
-const iso = (time: number | undefined) => (time === undefined ? undefined : new Date(time).toISOString());
-
-/** `Tasks/{taskId}/Get`'s Response; Message holds why a failed task failed. */
-export function taskView(task: Task): Record<string, unknown> {
+/**
+ * `Tasks/{taskId}/Get`'s Response, its times in the caller's `zone` as every date the API answers
+ * (CONTRACT 5.1); Message holds why a failed task failed.
+ */
+export function taskView(task: Task, zone: string): Record<string, unknown> {
+  const local = (time: number | undefined) => (time === undefined ? undefined : formatLocal(time, zone));
   return {
     TaskId: task.taskId,
     Kind: task.kind,
     Status: task.status,
     Total: task.total,
     Done: task.done,
-    CreatedTime: iso(task.createdAt),
-    CompletedTime: iso(task.completedAt),
+    CreatedTime: local(task.createdAt),
+    CompletedTime: local(task.completedAt),
     Message: task.status === 'Failed' ? task.error : undefined,
   };
 }

@@ -244,7 +244,7 @@ describe('records', () => {
           StatusCode: 405,
           Message: expect.stringMatching(
             new RegExp(
-              `^Record ${id} has been locked by ${writer.loginId} at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\.$`,
+              `^Record ${id} has been locked by ${writer.loginId} at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.$`,
             ),
           ),
         });

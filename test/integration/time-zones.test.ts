@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, seedAccounts, type TestAccounts, type TestUser } from '../fixtures/accounts';
+import { uploadFile } from '../fixtures/binaries';
 import { call } from '../fixtures/client';
 import { createRecord, createSite } from '../fixtures/items';
 import { type Stack, startStack } from '../fixtures/stack';
@@ -96,6 +97,87 @@ describe('users in different zones', () => {
     expect((await dates(id, newYork.apiKey)).DateA).toBe('2026-01-01T01:00:00');
     await post(`/api/users/${newYork.userId}/update`, { ApiKey: admin, TimeZone: 'America/New_York' });
     expect((await dates(id, newYork.apiKey)).DateA).toBe('2025-12-31T19:00:00');
+  });
+});
+
+describe('dates outside records: every date the API answers is in the caller’s zone, without offset', () => {
+  /** `instant` as the wall time of `zone`, read as if it were UTC: what an answered date should parse to. */
+  const wall = (instant: number, zone: string) => {
+    const text = new Intl.DateTimeFormat('sv-SE', {
+      timeZone: zone,
+      dateStyle: 'short',
+      timeStyle: 'medium',
+    }).format(instant);
+    return Date.parse(`${text.replace(' ', 'T')}Z`);
+  };
+  type Reader = (key: string) => Promise<string[]>;
+  /** Each case makes its thing (as the administrator, or as Tokyo), then gives how a user reads its dates. */
+  const cases: [string, () => Promise<Reader>][] = [
+    [
+      'binaries/{guid}/get: CreatedTime, UpdatedTime',
+      async () => {
+        const uploaded = await uploadFile(`${stack.url}/api/binaries/upload?id=${site}`, tokyo.apiKey, {
+          fileName: 'zoned.txt',
+          bytes: Buffer.from('zoned'),
+        });
+        return async (key) => {
+          const got = await post(`/api/binaries/${uploaded.body.Message}/get`, { ApiKey: key });
+          const file = got.body.Response as { CreatedTime: string; UpdatedTime: string };
+          return [file.CreatedTime, file.UpdatedTime];
+        };
+      },
+    ],
+    [
+      'BackgroundTasks/Tasks/{taskId}/Get: CreatedTime',
+      async () => {
+        const started = await post(`/api/BackgroundTasks/${site}/RebuildSearchIndexes`, {
+          ApiKey: tokyo.apiKey,
+        });
+        return async (key) => {
+          const got = await post(`/api/BackgroundTasks/Tasks/${started.body.TaskId}/Get`, { ApiKey: key });
+          return [(got.body.Response as { CreatedTime: string }).CreatedTime];
+        };
+      },
+    ],
+    [
+      'the time of a LockedRecord refusal',
+      async () => {
+        const id = await createRecord(stack.url, admin, site, { Title: 'Locked in Tokyo' });
+        await post(`/api/items/${id}/update`, { ApiKey: admin, Locked: true });
+        return async (key) => {
+          const refused = await post(`/api/items/${id}/update`, { ApiKey: key, Title: 'x' });
+          return [/ at (.+)\.$/.exec(String(refused.body.Message))?.[1] ?? String(refused.body.Message)];
+        };
+      },
+    ],
+    [
+      'exportsitepackage: PackageTime',
+      async () => {
+        const managed = await createSite(stack.url, admin, 0, {
+          Title: 'Exported',
+          ReferenceType: 'Results',
+          Permissions: [`User,${tokyo.userId},255`, `User,${newYork.userId},255`],
+        });
+        return async (key) => {
+          const got = await post(`/api/items/${managed}/exportsitepackage`, { ApiKey: key });
+          return [(got.body.Response as { Package: { PackageTime: string } }).Package.PackageTime];
+        };
+      },
+    ],
+  ];
+
+  it.each(cases)('%s', async (_case, make) => {
+    const at = Date.now();
+    const read = await make();
+    for (const [user, zone] of [
+      [tokyo, 'Asia/Tokyo'],
+      [newYork, 'America/New_York'],
+    ] as const) {
+      for (const answered of await read(user.apiKey)) {
+        expect(answered).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+        expect(Math.abs(Date.parse(`${answered}Z`) - wall(at, zone))).toBeLessThan(120_000);
+      }
+    }
   });
 });
 

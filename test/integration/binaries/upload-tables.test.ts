@@ -326,14 +326,35 @@ describe('HTTP status and StatusCode (web-api.txt 7.2)', () => {
     expect(json.body).toMatchObject({ Response: { FileName: 'first.txt', Extension: '.txt', Size: 5 } });
   });
 
-  it('ignores a Content-Range header of the request itself', async () => {
-    const form = multipartBody([{ fileName: 'r.txt', bytes: VECTOR }]);
-    const answer = await postRaw(uploadUrl(), form.body, {
-      authorization: `Bearer ${writer.apiKey}`,
-      'content-type': form.contentType,
-      'content-range': 'bytes 0-4/100',
-    });
-    expect(Number(answer.body.Id)).toBeGreaterThan(0);
+  it('takes the request’s Content-Range when the file part has none, as `curl -H` sends it (CONTRACT 6)', async () => {
+    const bytes = patternBytes(1000, 22);
+    const answers = [];
+    for (const from of [0, 300, 600, 900]) {
+      const chunk = bytes.subarray(from, Math.min(from + 300, bytes.length));
+      const last = from + chunk.length === bytes.length;
+      const range = rangeOf(from, chunk.length, bytes.length);
+      // The last chunk carries its range in its part too, and a wrong one on the request: the part's wins.
+      const form = multipartBody(
+        [{ fileName: 'curl.bin', bytes: chunk, ...(last && { contentRange: range }) }],
+        last ? { FileHash: md5(bytes).toUpperCase() } : {},
+      );
+      const headers = { authorization: `Bearer ${writer.apiKey}`, 'content-type': form.contentType };
+      answers.push(
+        await postRaw(uploadUrl(), form.body, {
+          ...headers,
+          'content-range': last ? 'bytes 0-4/100' : range,
+        }),
+      );
+    }
+    const guid = answers[0]?.body.Message;
+    expect(guid).toMatch(GUID);
+    expect(answers.map((answer) => answer.body)).toEqual([
+      { Id: 0, StatusCode: 200, Message: guid },
+      { Id: 0, StatusCode: 200, Message: guid },
+      { Id: 0, StatusCode: 200, Message: guid },
+      { Id: expect.any(Number), StatusCode: 200, Message: guid },
+    ]);
+    expect((await download(String(guid), writer.apiKey)).bytes?.equals(bytes)).toBe(true);
   });
 
   it('checks FileHash against a file sent without Content-Range (the reference fails with 500)', async () => {

@@ -83,6 +83,14 @@ describe('binaries', () => {
       expect(parseUploadForm(path.body, path.contentType).file?.name).toBe('x.txt');
     });
 
+    it.each([
+      ['the request’s, when the part has none', undefined, 'bytes 0-2/9'],
+      ['the part’s own, when it has one', 'bytes 3-5/9', 'bytes 3-5/9'],
+    ])('takes as the Content-Range %s', (_case, part, expected) => {
+      const form = multipartBody([{ fileName: 'c.bin', bytes: Buffer.from('abc'), contentRange: part }]);
+      expect(parseUploadForm(form.body, form.contentType, 'bytes 0-2/9').file?.contentRange).toBe(expected);
+    });
+
     it('keeps bytes that look like a boundary or a header inside the file', () => {
       const tricky = Buffer.from('\r\n--not-it\r\nContent-Range: bytes 0-1/2\r\n\r\n\u0000\u00ff');
       const form = multipartBody([{ fileName: 't.bin', bytes: tricky, contentRange: 'bytes 0-9/10' }]);
