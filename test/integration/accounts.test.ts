@@ -161,6 +161,27 @@ describe('accounts', () => {
     });
   });
 
+  describe('users/current', () => {
+    it('answers the user of the login cookie, and 401 once the login has ended', async () => {
+      const cookies = await logIn(stack.url, accounts.user.loginId);
+      const current = () => post('/api/users/current', {}, { cookies, headers: xhr });
+      const answer = await current();
+      expect(answer.status).toBe(200);
+      expect(answer.body.Response).toMatchObject({
+        TotalCount: 1,
+        Data: [{ UserId: accounts.user.userId, LoginId: accounts.user.loginId }],
+      });
+      await post('/users/signout', {}, { cookies, headers: xhr });
+      expect((await current()).status).toBe(401);
+    });
+
+    it('answers the user of an ApiKey, and 401 without credentials', async () => {
+      const answer = await post('/api/users/current', { ApiKey: accounts.admin.apiKey });
+      expect(answer.body.Response).toMatchObject({ Data: [{ UserId: accounts.admin.userId }] });
+      expect((await post('/api/users/current', {})).status).toBe(401);
+    });
+  });
+
   describe('users', () => {
     it('lets a tenant manager create, read, update and delete a user', async () => {
       const admin = accounts.admin.apiKey;
