@@ -64,9 +64,9 @@ const states = new WeakMap<Context, RequestState>();
 
 /**
  * The one middleware stack every HTTP handler uses, built from its route entry (lib/routes/), in the order
- * CONTRACT section 1 and the reference check things: IP allow-list → (form routes) origin → body parsing → authentication → MIME
- * type → schema. Endpoints differ only by their entry's options; the business function comes last and
- * returns a wire result for the envelope.
+ * CONTRACT section 1 and the reference check things: IP allow-list → origin (form routes) → body parsing →
+ * authentication → MIME type → schema. Endpoints differ only by their entry's options; the business
+ * function comes last and returns a wire result for the envelope.
  */
 export function endpoint<R extends Route>(route: R, business: Business<R>): EndpointHandler {
   // A multipart body is the handler's to read; its schema in the entry only documents it.
