@@ -104,6 +104,13 @@ export class ForbiddenError extends ApiError {
   }
 }
 
+/** A browser's request made from another site's page, where only the service's own pages may post. */
+export class CrossSiteRequestError extends ApiError {
+  constructor(reason: string) {
+    super(403, messages.crossSiteRequest, reason);
+  }
+}
+
 export class InvalidIpAddressError extends ApiError {
   constructor(reason: string) {
     super(403, messages.invalidIpAddress, reason);

@@ -38,6 +38,9 @@ export const messages = {
   authenticated: 'You have been logged in.',
   // Kiroku's own: the reference has no login throttling, so no text of its own for it.
   loginThrottled: 'Too many failed logins for this login ID. Please try again later.',
+  // Kiroku's own: the reference has no defence against login CSRF.
+  crossSiteRequest:
+    "Refused: the request came from another site's page. Log in from this site's own login page.",
   signedOut: 'You have been logged out.',
   apiKeyCreated: 'The API key has been created.',
   apiKeyDeleted: 'The API key has been deleted.',

@@ -12,6 +12,7 @@ import { envelope } from './middleware/envelope';
 import { ipAllowList } from './middleware/ip-allow-list';
 import { jsonBody } from './middleware/json-body';
 import { mimeCheck } from './middleware/mime-check';
+import { sameOrigin } from './middleware/same-origin';
 import { validate } from './middleware/validate';
 
 export interface EndpointRequest<T, P extends Principal | undefined = Principal> {
@@ -63,15 +64,18 @@ const states = new WeakMap<Context, RequestState>();
 
 /**
  * The one middleware stack every HTTP handler uses, built from its route entry (lib/routes/), in the order
- * CONTRACT section 1 and the reference check things: IP allow-list → body parsing → authentication → MIME
- * type → schema. Endpoints differ only by their entry's options; the business function comes last and
- * returns a wire result for the envelope.
+ * CONTRACT section 1 and the reference check things: IP allow-list → origin (form routes) → body parsing →
+ * authentication → MIME type → schema. Endpoints differ only by their entry's options; the business
+ * function comes last and returns a wire result for the envelope.
  */
 export function endpoint<R extends Route>(route: R, business: Business<R>): EndpointHandler {
   // A multipart body is the handler's to read; its schema in the entry only documents it.
   const schema = route.requestType === 'multipart' ? noBody : (route.request ?? noBody);
   const mime = route.checkMime === false ? [] : [mimeCheck()];
   const checks: ApiMiddleware[] = [ipAllowList()];
+  // A route that takes an HTML form is one another site's page can post to with the visitor's browser
+  // (the login): such a post is refused before its body is read (login CSRF, CONTRACT section 1).
+  if (route.form) checks.push(sameOrigin());
   if (route.parseBody !== false) checks.push(jsonBody({ form: route.form ?? false }));
   if (route.auth !== false) checks.push(authenticate(credentials, route.auth));
   if (route.validateBeforeMime) checks.push(validate(schema), ...mime);

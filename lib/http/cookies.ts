@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { basePath } from '../config/base-path';
 import { settings } from '../config/settings';
+import { isHttps } from './origin';
 
 export type CookieName = 'SessionGuid' | 'Auth';
 
@@ -48,10 +49,6 @@ export function serializeCookie(
   if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
   if (isHttps(event)) parts.push('Secure');
   return parts.join('; ');
-}
-
-function isHttps(event: APIGatewayProxyEventV2): boolean {
-  return (event.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
 }
 
 /** The `Kiroku_SessionGuid` cookie for a session the request started, if it started one. */

@@ -31,11 +31,13 @@ export const usersCreate = {
 export const usersGet = {
   method: 'POST',
   path: '/api/users/{id}/get',
-  // The list shares the function: no id (or 0) is every user of the tenant (CloudFormation's resource cap).
-  aliases: ['/api/users/get'],
+  // The list and the caller's own record (the browser UI asks who its login cookie is) share the function:
+  // no id (or 0) is every user of the tenant, users/current the caller (CloudFormation's resource cap).
+  aliases: ['/api/users/get', '/api/users/current'],
   handler: 'users-get',
   tables: { accounts: 'read' },
-  summary: "The tenant's users (no id), or the user {id}, through View.ColumnFilterHash, paged",
+  summary:
+    "The tenant's users (no id), the user {id}, or the caller (users/current), through View.ColumnFilterHash, paged",
   request: accounts.accountListRequest,
   response: userPaged,
 } as const satisfies Route;

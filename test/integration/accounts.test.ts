@@ -63,6 +63,93 @@ describe('accounts', () => {
       expect(login.setCookies).toHaveLength(0);
     });
 
+    describe('refuses a login posted from another site (login CSRF)', () => {
+      const own = () => new URL(stack.url).origin;
+      const form = () =>
+        new URLSearchParams({ LoginId: accounts.user.loginId, Password: accounts.user.password }).toString();
+      // A page of another site can post JSON too, as a text/plain form whose one field spells it out.
+      const plainJson = () =>
+        JSON.stringify({ LoginId: accounts.user.loginId, Password: accounts.user.password });
+      const formType = 'application/x-www-form-urlencoded';
+      type Case = [string, () => Record<string, string>, () => string, string];
+
+      it.each<Case>([
+        ['another origin', () => ({ origin: 'https://evil.example' }), form, formType],
+        [
+          'another origin, cross-site',
+          () => ({ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }),
+          form,
+          formType,
+        ],
+        ['a cross-site post without Origin', () => ({ 'sec-fetch-site': 'cross-site' }), form, formType],
+        ['a same-site post without Origin', () => ({ 'sec-fetch-site': 'same-site' }), form, formType],
+        ['Origin null (a sandboxed frame)', () => ({ origin: 'null' }), form, formType],
+        [
+          'the own host over another scheme',
+          () => ({ origin: own().replace('http:', 'https:') }),
+          form,
+          formType,
+        ],
+        ['the own host on another port', () => ({ origin: 'http://127.0.0.1:1' }), form, formType],
+        [
+          'the own Origin marked cross-site',
+          () => ({ origin: own(), 'sec-fetch-site': 'cross-site' }),
+          form,
+          formType,
+        ],
+        ['JSON as a text/plain form', () => ({ origin: 'https://evil.example' }), plainJson, 'text/plain'],
+        [
+          'JSON from another origin',
+          () => ({ origin: 'https://evil.example' }),
+          plainJson,
+          'application/json',
+        ],
+      ])('answers 403 with no cookie for %s', async (_case, headers, body, contentType) => {
+        const login = await post('/users/authenticate', undefined, {
+          raw: body(),
+          contentType,
+          headers: headers(),
+        });
+        expect(login.status).toBe(403);
+        expect(login.body).toEqual({
+          Id: 0,
+          StatusCode: 403,
+          Message:
+            "Refused: the request came from another site's page. Log in from this site's own login page.",
+        });
+        expect(login.setCookies).toHaveLength(0);
+      });
+
+      it.each<Case>([
+        ['a same-origin form', () => ({ origin: own(), 'sec-fetch-site': 'same-origin' }), form, formType],
+        ['a form with its own Origin only', () => ({ origin: own() }), form, formType],
+        [
+          'a form from the address bar (Sec-Fetch-Site none)',
+          () => ({ 'sec-fetch-site': 'none' }),
+          form,
+          formType,
+        ],
+        [
+          "the UI's JSON login",
+          () => ({ origin: own(), 'sec-fetch-site': 'same-origin', 'x-requested-with': 'XMLHttpRequest' }),
+          plainJson,
+          'application/json',
+        ],
+        ['a JSON client without Origin (curl)', () => ({}), plainJson, 'application/json'],
+      ])('logs in %s', async (_case, headers, body, contentType) => {
+        const login = await post('/users/authenticate', undefined, {
+          raw: body(),
+          contentType,
+          headers: headers(),
+        });
+        expect(login.status).toBe(200);
+        expect(login.cookies.map((cookie) => cookie.split('=')[0])).toEqual([
+          'Kiroku_Auth',
+          'Kiroku_SessionGuid',
+        ]);
+      });
+    });
+
     it('ends the login at sign-out', async () => {
       const cookies = await logIn(stack.url, accounts.user.loginId);
       expect((await whoAmI({ cookies, headers: xhr })).status).toBe(200);
@@ -71,6 +158,27 @@ describe('accounts', () => {
       expect(signOut.status).toBe(200);
       expect(signOut.setCookies[0]).toMatch(/^Kiroku_Auth=; .*Max-Age=0/);
       expect((await whoAmI({ cookies, headers: xhr })).status).toBe(401);
+    });
+  });
+
+  describe('users/current', () => {
+    it('answers the user of the login cookie, and 401 once the login has ended', async () => {
+      const cookies = await logIn(stack.url, accounts.user.loginId);
+      const current = () => post('/api/users/current', {}, { cookies, headers: xhr });
+      const answer = await current();
+      expect(answer.status).toBe(200);
+      expect(answer.body.Response).toMatchObject({
+        TotalCount: 1,
+        Data: [{ UserId: accounts.user.userId, LoginId: accounts.user.loginId }],
+      });
+      await post('/users/signout', {}, { cookies, headers: xhr });
+      expect((await current()).status).toBe(401);
+    });
+
+    it('answers the user of an ApiKey, and 401 without credentials', async () => {
+      const answer = await post('/api/users/current', { ApiKey: accounts.admin.apiKey });
+      expect(answer.body.Response).toMatchObject({ Data: [{ UserId: accounts.admin.userId }] });
+      expect((await post('/api/users/current', {})).status).toBe(401);
     });
   });
 

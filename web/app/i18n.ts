@@ -10,6 +10,7 @@ const en = {
   loginId: 'Login ID',
   password: 'Password',
   signOut: 'Sign out',
+  cookieRefused: 'The browser did not keep the login cookie: allow cookies for this site and log in again.',
   top: 'Top',
   sites: 'Sites',
   settings: 'Settings',
@@ -108,6 +109,8 @@ const ja: Words = {
   loginId: 'ログインID',
   password: 'パスワード',
   signOut: 'ログアウト',
+  cookieRefused:
+    'ブラウザがログインのCookieを保存しませんでした。このサイトのCookieを許可して、もう一度ログインしてください。',
   top: 'トップ',
   sites: 'サイト',
   settings: '設定',

@@ -1,14 +1,15 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { post } from './api';
+import { describe, post } from './api';
 import { language, onLanguage, setLanguage, t } from './i18n';
 import { createP, pageContext } from './p';
+import { Loading, Notice } from './pages/common';
 import { LoginPage } from './pages/login';
 import { RecordPage } from './pages/record';
 import { SitePage } from './pages/site';
 import { SiteSettingsPage } from './pages/site-settings';
 import { UserSettingsPage } from './pages/user-settings';
-import { currentUser, forgetUser, type SignedIn } from './session';
+import { askServer, currentUser, onSession, type SignedIn, signedOut } from './session';
 import './style.css';
 
 /**
@@ -58,11 +59,23 @@ function useLanguage(): void {
   useEffect(() => onLanguage(() => setTick((tick) => tick + 1)), []);
 }
 
-function Header({ user }: { user: SignedIn | undefined }) {
+/** Who is logged in (undefined while the server is asked), and why it could not be asked. */
+function useSession(): [SignedIn | null | undefined, string | undefined] {
+  const [, setTick] = useState(0);
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    const off = onSession(() => setTick((tick) => tick + 1));
+    askServer().catch((failure: unknown) => setError(describe(failure)));
+    return off;
+  }, []);
+  return [currentUser(), error];
+}
+
+function Header({ user }: { user: SignedIn | null | undefined }) {
   const words = t();
   const signOut = async () => {
     await post('users/signout').catch(() => undefined);
-    forgetUser();
+    signedOut();
     location.hash = '#/login';
   };
   return (
@@ -94,12 +107,24 @@ function Header({ user }: { user: SignedIn | undefined }) {
 function App() {
   useLanguage();
   const route = useRoute();
-  const user = currentUser();
+  const [user, sessionError] = useSession();
   useEffect(() => {
     document.documentElement.lang = language();
   });
+  if (user === undefined) {
+    return (
+      <>
+        <Header user={user} />
+        <main id="main">{sessionError ? <Notice error={sessionError} /> : <Loading />}</main>
+      </>
+    );
+  }
   if (!user && route.page !== 'login') {
     location.hash = '#/login';
+    return null;
+  }
+  if (user && route.page === 'login') {
+    location.hash = '#/';
     return null;
   }
   let page: preact.JSX.Element;

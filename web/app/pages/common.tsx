@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, describe } from '../api';
 import { t } from '../i18n';
-import { forgetUser } from '../session';
+import { signedOut } from '../session';
 
 /** A message for the user: an error in words (role alert), or a note. */
 export function Notice({ error, note }: { error?: string; note?: string }) {
@@ -37,7 +37,7 @@ export function useLoad<T>(
       (failure) => {
         if (!live) return;
         if (failure instanceof ApiFailure && failure.statusCode === 401) {
-          forgetUser();
+          signedOut();
           location.hash = '#/login';
           return;
         }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { describe, post } from '../api';
 import { t } from '../i18n';
-import { rememberUser } from '../session';
+import { askServer } from '../session';
 import { Field, Notice } from './common';
 
 export function LoginPage() {
@@ -15,9 +15,10 @@ export function LoginPage() {
     setBusy(true);
     setError(undefined);
     try {
-      const answer = await post('users/authenticate', { LoginId: loginId, Password: password });
-      rememberUser({ userId: Number(answer.Id), loginId });
-      location.hash = '#/';
+      await post('users/authenticate', { LoginId: loginId, Password: password });
+      // Logged in only once the server sees the cookie: a browser that refused it stays here, told why.
+      if (await askServer()) location.hash = '#/';
+      else setError(words.cookieRefused);
     } catch (failure) {
       setError(describe(failure));
     } finally {
