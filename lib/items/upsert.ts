@@ -6,24 +6,27 @@ import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
 import type { Site } from '../sites/model';
-import { Permission, siteInTenant, sitePermission } from '../sites/permissions';
+import { Permission, requirePermission, siteInTenant, sitePermission } from '../sites/permissions';
 import { reserveItemIds } from '../sites/store';
+import { retryOnConcurrentChange } from '../storage/retry';
 import type { ItemRecord } from './model';
 import { compileViewFor } from './record-get';
-import { canOnRecord, grantedRecords } from './record-permissions';
+import { canOnRecord, grantedRecords, requireOnRecord } from './record-permissions';
 import { type RecordWrite, writeRecords } from './record-repository';
+import { noScripts, type RecordScripts } from './record-scripts';
 import { selectAll } from './record-select';
 import {
+  applyUpdate,
   changedRecord,
   checkedInput,
-  createRecord,
+  insertNewRecord,
   newRecord,
   requireRecordHolder,
   requireUnlocked,
-  updateRecord,
 } from './records';
 import type { RecordWriteInput } from './schemas';
-import { columnsOf, idColumnName } from './view/columns';
+import { claimWrite, readClaim } from './upsert-claims';
+import { type ColumnValue, columnsOf, idColumnName } from './view/columns';
 import type { CompiledView } from './view/view';
 
 /**
@@ -35,13 +38,19 @@ import type { CompiledView } from './view/view';
 
 type Match = (record: ItemRecord) => boolean;
 
-/** The predicate of the Keys for one body; an invalid key list is the reference's 400 naming them. */
+/** The Keys of one body: their predicate, and the values it tests (a false Check key tests none). */
+interface KeyMatch {
+  readonly match: Match;
+  readonly values: readonly (readonly [string, ColumnValue])[];
+}
+
+/** The Keys of one body; an invalid key list is the reference's 400 naming them. */
 function keysMatch(
   principal: Principal,
   site: Site,
   keys: readonly string[],
   input: RecordWriteInput,
-): Match {
+): KeyMatch {
   const columns = columnsOf(site);
   const { fields, people } = checkedInput(principal, site, input);
   const given = {
@@ -54,6 +63,7 @@ function keysMatch(
   } as unknown as ItemRecord;
   const invalid: string[] = [];
   const tests: Match[] = [];
+  const values: [string, ColumnValue][] = [];
   for (const key of keys) {
     const column = columns.get(key);
     const value = column?.read(given);
@@ -66,9 +76,10 @@ function keysMatch(
     // A Check key that is false adds no filter, as in the reference.
     if (value === false) continue;
     tests.push((record) => column.read(record) === value);
+    values.push([column.name, value]);
   }
   if (invalid.length > 0) throw new UpsertKeyError(invalid);
-  return (record) => tests.every((test) => test(record));
+  return { match: (record) => tests.every((test) => test(record)), values };
 }
 
 /** Create or Update on the site, or Update on some record of it by the record's own rows. */
@@ -86,17 +97,35 @@ export async function upsert(
   principal: Principal,
   siteId: number,
   input: RecordWriteInput & { Keys?: readonly string[] | null; View?: Record<string, unknown> | null },
+  scripts: RecordScripts = noScripts,
 ): Promise<Outcome> {
   const site = await siteInTenant(principal, siteId);
   requireRecordHolder(site);
   await requireWriter(principal, site);
   if (!input.Keys || input.Keys.length === 0) throw new InvalidJsonError('upsert without Keys');
-  const match = keysMatch(principal, site, input.Keys, input);
-  const matches = (await selectAll([site], compileViewFor(principal, site, input.View))).filter(match);
-  const [only, second] = matches;
-  if (second) throw new MultipleMatchesError(`${matches.length} records match the upsert keys`);
-  // The single create and update check their own permission and count toward the daily limit.
-  return only ? updateRecord(principal, only.recordId, input) : createRecord(principal, siteId, input);
+  const keys = keysMatch(principal, site, input.Keys, input);
+  const view = compileViewFor(principal, site, input.View);
+  let limits: Awaited<ReturnType<typeof useApiCall>> | undefined;
+  // A create that loses its key claim to a concurrent upsert matches again, and then updates.
+  const { record, created } = await retryOnConcurrentChange(async () => {
+    const claim = await readClaim(site, keys.values, input.View);
+    const claimed = claim.holder && [claim.holder].filter((r) => r.siteId === site.siteId && view.filter(r));
+    const found = [...(await selectAll([site], view)), ...(claimed ?? [])].filter(keys.match);
+    const matches = [...new Map(found.map((r) => [r.recordId, r])).values()];
+    const [only, second] = matches;
+    if (second) throw new MultipleMatchesError(`${matches.length} records match the upsert keys`);
+    if (only) await requireOnRecord(principal, site, only, Permission.Update);
+    else await requirePermission(principal, site, Permission.Create);
+    limits ??= await useApiCall(site);
+    return only
+      ? { record: await applyUpdate(principal, site, only, input, scripts), created: false }
+      : {
+          record: await insertNewRecord(principal, site, input, scripts, (id) => claimWrite(claim, id)),
+          created: true,
+        };
+  });
+  const message = created ? messages.created(record.title) : messages.updated(record.title);
+  return { id: record.recordId, message, ...limits };
 }
 
 export interface BulkUpsertInput {
@@ -110,6 +139,7 @@ export async function bulkUpsert(
   principal: Principal,
   siteId: number,
   input: BulkUpsertInput,
+  scripts: RecordScripts = noScripts,
 ): Promise<Outcome> {
   const site = await siteInTenant(principal, siteId);
   requireRecordHolder(site);
@@ -121,7 +151,7 @@ export async function bulkUpsert(
   // Every item's fields and keys, before anything is read or written.
   const matchers = input.Data.map((item) => {
     checkedInput(principal, site, item);
-    return keys.length > 0 ? keysMatch(principal, site, keys, item) : undefined;
+    return keys.length > 0 ? keysMatch(principal, site, keys, item).match : undefined;
   });
   if (keys.length > 0 && input.Data.length === 0) throw new UpsertKeyError(keys);
   const limits = await useApiCall(site);
@@ -145,6 +175,7 @@ export async function bulkUpsert(
     current,
     firstId: nextId,
     time,
+    scripts,
   };
   const created = await discardingOnFailure(
     () => writes.flatMap((write) => write.extra),
@@ -168,11 +199,17 @@ interface BulkPlan {
   readonly current: Map<number, ItemRecord>;
   readonly firstId: number;
   readonly time: number;
+  readonly scripts: RecordScripts;
 }
 
-/** bulkupsert's items in order, each checked into `writes`, then written; the count of records created. */
+/**
+ * bulkupsert's items in order, each checked into `writes` with its Before script (BeforeUpdate or
+ * BeforeCreate, whose model changes are saved), then written, then each item's After script; the count
+ * of records created. Every Before script runs before anything is written, so that one refusing an item
+ * refuses the request with nothing written (CONTRACT 5.1: every item is checked before any is written).
+ */
 async function planAndWrite(plan: BulkPlan, writes: RecordWrite[]): Promise<number> {
-  const { principal, site, view, current, time } = plan;
+  const { principal, site, view, current, time, scripts } = plan;
   let nextId = plan.firstId;
   let created = 0;
   for (const [index, item] of plan.data.entries()) {
@@ -186,17 +223,21 @@ async function planAndWrite(plan: BulkPlan, writes: RecordWrite[]): Promise<numb
       if (!(await canOnRecord(principal, site, before, Permission.Update)))
         throw new ForbiddenError(`item ${index + 1}: no Update`);
       await requireUnlocked(principal, before);
-      const { after, extra } = await changedRecord(principal, site, before, item, time);
+      const { after: draft, extra } = await changedRecord(principal, site, before, item, time);
+      const after = await scripts.before('BeforeUpdate', site, draft, before);
       writes.push({ before, after, extra });
       current.set(after.recordId, after);
     } else if (plan.create) {
       if (!plan.mayCreate) throw new ForbiddenError(`item ${index + 1}: no Create`);
-      const { record, extra } = await newRecord(principal, site, item, nextId++, time);
+      const { record: draft, extra } = await newRecord(principal, site, item, nextId++, time);
+      const record = await scripts.before('BeforeCreate', site, draft);
       writes.push({ after: record, extra });
       current.set(record.recordId, record);
       created++;
     }
   }
   await writeRecords(site, writes);
+  for (const { before, after } of writes)
+    await scripts.after(before ? 'AfterUpdate' : 'AfterCreate', site, after, before);
   return created;
 }
