@@ -194,11 +194,14 @@ describe('bulkdelete', () => {
   });
 });
 
-describe('bulkdelete bounds (issue 23: 100,000 Selected ids ran past the 30 s, answered 500)', () => {
+// A body of 100,000 ids takes a loaded two-core machine more than the default 30 s to send and refuse.
+describe('bulkdelete bounds (issue 23: 100,000 Selected ids ran past the 30 s, answered 500)', {
+  timeout: 120_000,
+}, () => {
   const bound = MAX_BULK.bulkDelete;
 
   it.each([bound + 1, 100_000])(
-    'refuses %i Selected ids before any work, naming the bound',
+    'refuses %i Selected ids before any work, naming the bound, and takes the bound',
     async (count) => {
       const site = await table(`tasks-b${count}`);
       const ids = (await page(site)).response.Data.map((r) => r.ResultId);
@@ -214,19 +217,14 @@ describe('bulkdelete bounds (issue 23: 100,000 Selected ids ran past the 30 s, a
         Errors: [{ Property: 'Selected', Problem: `more than ${bound} items` }],
       });
       expect(await remaining(site)).toHaveLength(5);
+      // The bound itself is taken.
+      const taken = await post(`/api/items/${site}/bulkdelete`, {
+        ApiKey: admin,
+        Selected: [...ids, ...absent.slice(count - bound)],
+      });
+      expect(taken.body.Message).toBe(`tasks-b${count}: 5 items have been deleted at once.`);
     },
   );
-
-  it('takes Selected at the bound', async () => {
-    const site = await table('tasks-bound');
-    const ids = (await page(site)).response.Data.map((r) => r.ResultId);
-    const absent = Array.from({ length: bound - ids.length }, (_, i) => 10 ** 12 + i);
-    const result = await post(`/api/items/${site}/bulkdelete`, {
-      ApiKey: admin,
-      Selected: [...absent, ...ids],
-    });
-    expect(result.body.Message).toBe('tasks-bound: 5 items have been deleted at once.');
-  });
 
   it('refuses All that selects more records than the bound, deleting nothing', async () => {
     const site = await table('tasks-all');

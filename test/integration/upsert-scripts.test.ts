@@ -63,7 +63,8 @@ beforeEach(() =>
 );
 afterAll(() => stack.close());
 
-describe('upsert runs the scripts of the path it takes', () => {
+// The first request loads the script engine: on a loaded two-core machine that alone may take 20 s.
+describe('upsert runs the scripts of the path it takes', { timeout: 120_000 }, () => {
   it.each([
     ['the create path (BeforeCreate)', { ClassA: 'VIP' }],
     ['the update path (BeforeUpdate)', { ClassA: 'a1', ClassC: 'VIP' }],
@@ -93,7 +94,7 @@ describe('upsert runs the scripts of the path it takes', () => {
   });
 });
 
-describe("bulkupsert runs every item's Before script before writing any", () => {
+describe("bulkupsert runs every item's Before script before writing any", { timeout: 120_000 }, () => {
   it.each([
     ['an item it would create', { Title: 'V', ClassHash: { ClassA: 'VIP' } }],
     ['an item it would update', { Title: 'A3', ClassHash: { ClassA: 'a1', ClassC: 'VIP' } }],
