@@ -1,6 +1,6 @@
 import { endpoint } from '../lib/http/api';
 import { apiResult } from '../lib/http/response';
-import { bulkUpsert } from '../lib/items/upsert';
+import { bulkUpsert } from '../lib/items/bulk-upsert';
 import { itemsBulkupsert } from '../lib/routes/items';
 import { recordScripts } from '../lib/scripts/record-hooks';
 
