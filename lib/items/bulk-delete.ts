@@ -1,5 +1,6 @@
 import type { Principal } from '../accounts/principal';
-import { BadRequestError, ForbiddenError } from '../errors';
+import { MAX_BULK } from '../bounds';
+import { BadRequestError, ForbiddenError, OutOfBoundsError } from '../errors';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
@@ -43,13 +44,18 @@ export async function bulkDelete(
   if (!view.filters && selected.size === 0 && input.All !== true) {
     throw new BadRequestError('bulkdelete without Selected, All or a View that filters');
   }
-  const limits = await useApiCall(site);
   const candidates = wholeSite ? await selectAll([site], view) : granted.filter(view.filter);
   const records = candidates.filter((record) =>
     input.All === true
       ? !selected.has(record.recordId)
       : selected.size === 0 || selected.has(record.recordId),
   );
+  // Selected is bounded by the schema; All and a View may still select more than one request deletes.
+  if (records.length > MAX_BULK.bulkDelete) {
+    const problem = `selects ${records.length} records; one bulkdelete deletes at most ${MAX_BULK.bulkDelete}`;
+    throw new OutOfBoundsError(input.All === true ? 'All' : 'View', problem);
+  }
+  const limits = await useApiCall(site);
   for (const record of records) await requireUnlocked(principal, record);
   // Their files go through the Items stream (functions/record-files.ts), as a single delete's do.
   await deleteRecords(records);

@@ -5,7 +5,7 @@ import type { Site } from '../sites/model';
 import { toSite } from '../sites/repository';
 import { batchGet, type Key, queryItems, queryKeys, recordsOf, table } from '../sites/store';
 import { dynamo } from '../storage/clients';
-import { isConditionFailure } from '../storage/conditions';
+import { failedConditions, isConditionFailure } from '../storage/conditions';
 import { assertItemSize } from '../storage/queries';
 import { isTransactionConflict } from '../storage/retry';
 import type { ItemRecord, RecordFields } from './model';
@@ -30,28 +30,32 @@ export async function findItem(tenantId: number, id: number): Promise<Item | und
 
 /**
  * Creates the record in a live site and counts it, in one transaction, with `extra` writes that must go
- * with it (the rows of the files it takes).
+ * with it (the rows of the files it takes), and an upsert's key `claim`: its failed condition means that
+ * another request took the keys first (ConcurrentChangeError, to match again).
  */
-export async function insertRecord(record: ItemRecord, extra: readonly TransactItem[] = []): Promise<void> {
+export async function insertRecord(
+  record: ItemRecord,
+  extra: readonly TransactItem[] = [],
+  claim?: TransactItem,
+): Promise<void> {
   const item = fromRecord(record);
   assertItemSize(item);
-  await write(
-    [
-      {
-        ConditionCheck: {
-          TableName: table(),
-          Key: itemKeys.item(record.tenantId, record.siteId),
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(Deleting)',
-        },
+  const items: TransactItem[] = [
+    {
+      ConditionCheck: {
+        TableName: table(),
+        Key: itemKeys.item(record.tenantId, record.siteId),
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(Deleting)',
       },
-      { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-      count(record, 1),
-      statusCount(record, 1),
-      ...permissionRowWrites(undefined, record),
-      ...extra,
-    ],
-    'site',
-  );
+    },
+    { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+    count(record, 1),
+    statusCount(record, 1),
+    ...permissionRowWrites(undefined, record),
+    ...extra,
+  ];
+  if (claim) items.push(claim);
+  await write(items, 'site', claim ? items.length - 1 : undefined);
 }
 
 /** Saves the record if nobody changed it since `before` was read (its Ver), with `extra` writes. */
@@ -309,12 +313,14 @@ export async function statusCountOf(site: Site, statuses: readonly number[]): Pr
  * Ver: an update or a delete, which the caller then re-reads and re-applies). A transaction conflict is a
  * race lost to another writer either way.
  */
-async function write(items: TransactItem[], checked: 'site' | 'version'): Promise<void> {
+async function write(items: TransactItem[], checked: 'site' | 'version', racedAt?: number): Promise<void> {
   try {
     await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
     if (isTransactionConflict(error)) throw new ConcurrentChangeError('a concurrent transaction');
     if (!isConditionFailure(error)) throw error;
+    if (racedAt !== undefined && failedConditions(error).includes(racedAt))
+      throw new ConcurrentChangeError('another request claimed the upsert keys');
     if (checked === 'site') throw new NotFoundError('the site vanished or is being deleted');
     throw new ConcurrentChangeError('the record changed since it was read');
   }

@@ -32,17 +32,33 @@ export async function createRecord(
   requireRecordHolder(site);
   await requirePermission(principal, site, Permission.Create);
   const limits = await useApiCall(site);
+  const record = await insertNewRecord(principal, site, input, scripts);
+  return { id: record.recordId, message: messages.created(record.title), ...limits };
+}
+
+/**
+ * A create once checked and counted, with its scripts: the record as saved. An upsert's key `claim` is
+ * written with it; a lost claim is not retried here, since the upsert must match again (lib/items/upsert.ts).
+ */
+export async function insertNewRecord(
+  principal: Principal,
+  site: Site,
+  input: RecordWriteInput,
+  scripts: RecordScripts,
+  claim?: (recordId: number) => TransactItem,
+): Promise<ItemRecord> {
   const { record: draft, extra } = await newRecord(principal, site, input, await nextItemId(), now());
   const record = await discardingOnFailure(
     () => extra,
     async () => {
       const checked = await scripts.before('BeforeCreate', site, draft);
-      await retryOnConcurrentChange(() => repository.insertRecord(checked, extra));
+      const insert = () => repository.insertRecord(checked, extra, claim?.(checked.recordId));
+      await (claim ? insert() : retryOnConcurrentChange(insert));
       return checked;
     },
   );
   await scripts.after('AfterCreate', site, record);
-  return { id: record.recordId, message: messages.created(record.title), ...limits };
+  return record;
 }
 
 /**
@@ -59,9 +75,21 @@ export async function updateRecord(
   const { site, record } = await recordInTenant(principal, id);
   await requireOnRecord(principal, site, record, Permission.Update);
   const limits = await useApiCall(site);
+  const after = await applyUpdate(principal, site, record, input, scripts);
+  return { id, message: messages.updated(after.title), ...limits };
+}
+
+/** An update once checked and counted, with its scripts, from `record` as read: the record as saved. */
+export async function applyUpdate(
+  principal: Principal,
+  site: Site,
+  record: ItemRecord,
+  input: RecordWriteInput,
+  scripts: RecordScripts,
+): Promise<ItemRecord> {
   let read: ItemRecord | undefined = record;
-  const title = await retryOnConcurrentChange(async () => {
-    const before = read ?? (await recordInSite(principal, site, id));
+  return retryOnConcurrentChange(async () => {
+    const before = read ?? (await recordInSite(principal, site, record.recordId));
     read = undefined;
     await requireUnlocked(principal, before);
     const { after: draft, extra } = await changedRecord(principal, site, before, input, now());
@@ -74,9 +102,8 @@ export async function updateRecord(
       },
     );
     await scripts.after('AfterUpdate', site, after, before);
-    return after.title;
+    return after;
   });
-  return { id, message: messages.updated(title), ...limits };
 }
 
 /** What a write's fields become, checked: a field Kiroku cannot store is refused before anything is. */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { deeperThan, freeForm, MAX_JSON_DEPTH, MAX_LENGTH, id as storedId } from '../bounds';
+import { deeperThan, freeForm, MAX_BULK, MAX_JSON_DEPTH, MAX_LENGTH, id as storedId } from '../bounds';
 import { apiRequest, boolean, decimal, integer, pagedSchema, text } from '../schema';
 import { PERMISSION_ENTRY } from '../sites/model';
 import { parseDateTime } from '../zoned-time';
@@ -143,7 +143,7 @@ export const bulkDeleteRequest = z.object({
   ...apiRequest,
   Selected: z
     .array(integer({ min: 0 }))
-    .max(100_000)
+    .max(MAX_BULK.bulkDelete)
     .nullable()
     .optional(),
   All: boolean().optional(),
@@ -171,9 +171,8 @@ export const bulkUpsertRequest = z.object({
     .optional(),
   View: view,
   KeyNotFoundCreate: boolean().optional(),
-  // 10,000 items: well within the request's 6 MB; the reference's default has no limit.
   Data: z
     .array(z.object({ ...apiRequest, ...recordFields }))
-    .max(10_000)
+    .max(MAX_BULK.bulkUpsertItems)
     .optional(),
 });

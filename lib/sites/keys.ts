@@ -33,6 +33,15 @@ export const itemKeys = {
     pk: item(tenantId, siteId),
     sk: `${RECORD_PERMISSIONS}${orderKey(recordId)}`,
   }),
+  /**
+   * The record that upserts with one set of key values (a digest of the Keys' columns, their values and
+   * the View) resolve to, so that concurrent upserts create it once (lib/items/upsert-claims.ts); deleted
+   * with the site.
+   */
+  upsertClaim: (tenantId: number, siteId: number, digest: string) => ({
+    pk: item(tenantId, siteId),
+    sk: `UPSERTKEY#${digest}`,
+  }),
   /** A site's API calls on one UTC day (Api.LimitPerSite); deleted with the site. */
   apiCount: (tenantId: number, siteId: number, day: string) => ({
     pk: item(tenantId, siteId),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BULK } from '../../lib/bounds';
 import { createUser, seedAccounts, type TestAccounts } from '../fixtures/accounts';
 import { call } from '../fixtures/client';
 import { createRecord, createSite } from '../fixtures/items';
@@ -191,6 +192,19 @@ describe('bulkupsert', () => {
     });
     expect(result.body.StatusCode).toBe(status);
     expect((await rows(site)).map((r) => r.Title)).toEqual(['A', 'B', 'C', 'D']);
+  });
+
+  it('refuses more items than the bound before any work, naming it (issue 23)', async () => {
+    const site = await table();
+    const data = Array.from({ length: MAX_BULK.bulkUpsertItems + 1 }, (_, i) => ({ Title: `n${i}` }));
+    const result = await post(`/api/items/${site}/bulkupsert`, { ApiKey: admin, Data: data });
+    expect(result.body).toEqual({
+      Id: site,
+      StatusCode: 400,
+      Message: 'Invalid request.',
+      Errors: [{ Property: 'Data', Problem: `more than ${MAX_BULK.bulkUpsertItems} items` }],
+    });
+    expect(await rows(site)).toHaveLength(4);
   });
 
   it('answers Invalid json data. without Data', async () => {
