@@ -144,6 +144,31 @@ describe('attachments', () => {
     expect((await readRecord(id)).AttachmentsHash).toEqual({ AttachmentsA: stored });
   });
 
+  it('replaces a kept file of the same name in a column with OverwriteSameFileName', async () => {
+    const site = await createSite(stack.url, admin, 0, {
+      ReferenceType: 'Results',
+      Permissions: [`User,${writer.userId},15`],
+      SiteSettings: { Columns: [{ ColumnName: 'AttachmentsA', OverwriteSameFileName: true }] },
+    });
+    const inline = (name: string, text: string) => ({
+      Name: name,
+      Base64: Buffer.from(text).toString('base64'),
+    });
+    const id = await createRecord(stack.url, writer.apiKey, site, {
+      AttachmentsA: [inline('same.txt', 'old'), inline('other.txt', 'other')],
+    });
+    type Entry = { Guid: string; Name: string };
+    const [old] = ((await readRecord(id)).AttachmentsHash as { AttachmentsA: Entry[] }).AttachmentsA;
+    await call(stack.url, `/api/items/${id}/update`, {
+      ApiKey: writer.apiKey,
+      AttachmentsA: [inline('same.txt', 'new')],
+    });
+    const list = ((await readRecord(id)).AttachmentsHash as { AttachmentsA: Entry[] }).AttachmentsA;
+    expect(list.map((entry) => entry.Name)).toEqual(['same.txt', 'other.txt']);
+    expect((await download(list[0]?.Guid ?? '', writer.apiKey)).bytes?.toString()).toBe('new');
+    expect((await download(old?.Guid ?? '', admin)).status).toBe(404);
+  });
+
   it('deletes a file named with Deleted: true, and the files of a deleted record', async () => {
     const kept = await uploaded(writer.apiKey);
     const dropped = await uploaded(writer.apiKey);
