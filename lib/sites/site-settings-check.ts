@@ -1,3 +1,5 @@
+import * as z from 'zod';
+import { deeperThan, MAX_JSON_DEPTH } from '../bounds';
 import { UnsupportedInputError } from '../errors';
 
 /**
@@ -29,3 +31,14 @@ function isUnapplied(key: string): boolean {
 function holdsNothing(value: unknown): boolean {
   return value === null || value === undefined || (Array.isArray(value) && value.length === 0);
 }
+
+/** updatesitesettings' Processes and StatusControls: taken only to be refused by name. */
+export const unappliedPart = z
+  .unknown()
+  .refine((value) => !deeperThan(value, MAX_JSON_DEPTH), {
+    message: `nested deeper than ${MAX_JSON_DEPTH} levels`,
+    params: { bound: true },
+  })
+  .meta({
+    description: `not available in Kiroku: anything but null or [] is a 400 naming it; JSON at most ${MAX_JSON_DEPTH} levels`,
+  });

@@ -8,7 +8,7 @@ import type { Site } from './model';
 import { Permission, requirePermission, siteInTenant } from './permissions';
 import * as repository from './repository';
 import { numbered, scriptsOf, serverScripts } from './site-scripts';
-import { refuseUnappliedSettings } from './site-settings-check';
+import { refuseUnappliedSettings, unappliedPart } from './site-settings-check';
 
 /**
  * `items/{siteId}/updatesitesettings` (CONTRACT section 8): the parts of SiteSettings given at the top level
@@ -19,8 +19,8 @@ export const siteSettingsUpdateRequest = z.strictObject({
   ...apiRequest,
   ServerScripts: serverScripts.optional(),
   // Taken only to be refused by name (lib/sites/site-settings-check.ts).
-  Processes: z.unknown().optional(),
-  StatusControls: z.unknown().optional(),
+  Processes: unappliedPart.optional(),
+  StatusControls: unappliedPart.optional(),
 });
 
 export async function updateSiteSettings(
