@@ -41,11 +41,11 @@ export async function storeInlineFile(
 ): Promise<Binary> {
   const name = entry.Name ?? '';
   if (name.trim() === '') throw new UnsupportedInputError(`${column}: an inline file needs a Name.`);
-  const text = (entry.Base64 ?? entry.Base64Binary ?? '').replace(/\s/g, '');
-  if (!BASE64.test(text) || text.length % 4 !== 0) {
+  const text = entry.Base64 ?? entry.Base64Binary ?? '';
+  if (!isBase64(text)) {
     throw new UnsupportedInputError(`${column}: the Base64 of ${name} is not valid base64.`);
   }
-  const bytes = Buffer.from(text, 'base64');
+  const bytes = Buffer.from(text.replace(/\s/g, ''), 'base64');
   const maxMb = settings().BinaryStorage.MaxSize;
   if (bytes.length > maxMb * 1024 * 1024) {
     throw new OverLimitSizeError(maxMb, `${column}: ${name} is ${bytes.length} bytes`);
@@ -72,6 +72,12 @@ export async function storeInlineFile(
     createdAt: time,
     updatedAt: time,
   };
+}
+
+/** Standard base64 (whitespace ignored, padding complete), as .NET's Convert.FromBase64String takes it. */
+export function isBase64(text: string): boolean {
+  const compact = text.replace(/\s/g, '');
+  return BASE64.test(compact) && compact.length % 4 === 0;
 }
 
 function markerItem(tenantId: number, guid: string, objectKey: string) {

@@ -42,7 +42,7 @@ export interface AttachmentPlan {
 }
 
 /** DynamoDB takes 100 writes in a transaction; the record's own take at most three of them. */
-const MAX_FILE_CHANGES = 96;
+export const MAX_FILE_CHANGES = 96;
 const GUID = /^[0-9A-F]{32}$/;
 const EMBEDDED_GUID = /(?<![0-9A-Za-z])[0-9A-Fa-f]{32}(?![0-9A-Za-z])/g;
 /** Embedded GUIDs looked up per write, at most: text is free-form, lookups are not. */
@@ -103,20 +103,26 @@ async function plan(
   texts: readonly (string | undefined)[],
   time: number,
 ): Promise<AttachmentPlan> {
-  const owned = new Set(guidsOf(before?.fields.Attachments ?? {}));
+  const stored = storedEntries(before);
   const columns: Record<string, Attachment[]> = {};
   const listed = new Set<string>();
+  const deleted = new Set<string>();
+  /** Per column, the names of the files this write adds to it (OverwriteSameFileName replaces by name). */
+  const added = new Map<string, Set<string>>();
   for (const [column, entries] of Object.entries(requested)) {
     const list: Attachment[] = [];
-    let changed = false;
+    const names = new Set<string>();
     for (const entry of entries) {
-      if (entry.Deleted === true) continue;
+      if (entry.Deleted === true) {
+        if (typeof entry.Guid === 'string') deleted.add(entry.Guid.toUpperCase());
+        continue;
+      }
       if (typeof entry.Base64 === 'string' || typeof entry.Base64Binary === 'string') {
         // Inline: always a new file under a new GUID, as the reference does.
         const binary = await storeInlineFile(principal, recordId, column, entry as InlineEntry, time);
         items.push(repository.insertItem(binary), commitInlineItem(binary));
         list.push(entryOf(binary, binary.fileName));
-        changed = true;
+        names.add(binary.fileName);
         continue;
       }
       if (typeof entry.Guid !== 'string')
@@ -125,8 +131,10 @@ async function plan(
       if (!GUID.test(guid)) throw new BadRequestError(`${column}: ${entry.Guid} is no GUID`);
       if (listed.has(guid)) throw new BadRequestError(`${column}: ${guid} listed twice`);
       listed.add(guid);
-      if (owned.has(guid)) {
-        list.push({ ...withoutFlags(entry), Guid: guid });
+      const own = stored.get(guid);
+      if (own) {
+        // What the server knows of its own file stays, whatever the caller echoes; only the name may change.
+        list.push(await keptEntry(principal, own, entry.Name));
         continue;
       }
       const binary = await repository.getBinary(principal.tenantId, guid);
@@ -137,15 +145,34 @@ async function plan(
         }
         items.push(repository.attachItem(binary, recordId, principal.userId, time));
       }
-      list.push(entryOf(binary, entry.Name));
-      changed = true;
+      const attached = entryOf(binary, entry.Name);
+      list.push(attached);
+      names.add(attached.Name);
     }
-    if (changed) checkColumnLimits(site, column, list);
     columns[column] = list;
+    added.set(column, names);
+  }
+
+  // The files a write does not name stay where they were, after the ones it names (reference 5), unless
+  // deleted, or replaced by a new file of the same name in a column with OverwriteSameFileName.
+  for (const [column, entries] of Object.entries(before?.fields.Attachments ?? {})) {
+    const names = added.get(column) ?? new Set<string>();
+    const replacing = names.size > 0 && columnSettings(site, column).overwriteSameFileName;
+    const list = columns[column] ?? [];
+    for (const entry of entries) {
+      const guid = entry.Guid.toUpperCase();
+      if (listed.has(guid) || deleted.has(guid) || (replacing && names.has(entry.Name))) continue;
+      listed.add(guid);
+      list.push(await keptEntry(principal, entry));
+    }
+    columns[column] = list;
+  }
+  for (const [column, names] of added) {
+    if (names.size > 0) checkColumnLimits(site, column, columns[column] ?? []);
   }
 
   for (const guid of embeddedGuids(texts)) {
-    if (listed.has(guid) || owned.has(guid)) continue;
+    if (listed.has(guid) || stored.has(guid)) continue;
     const binary = await repository.getBinary(principal.tenantId, guid);
     if (
       binary &&
@@ -157,7 +184,7 @@ async function plan(
     }
   }
 
-  for (const guid of owned) {
+  for (const guid of stored.keys()) {
     if (listed.has(guid)) continue;
     const binary = await repository.getBinary(principal.tenantId, guid);
     if (binary?.attached && binary.referenceId === recordId) items.push(repository.deleteItem(binary));
@@ -166,6 +193,34 @@ async function plan(
     throw new BadRequestError(`${items.length} file changes in one write; at most ${MAX_FILE_CHANGES}`);
   }
   return { columns, items };
+}
+
+/** The record's own column entries by upper-case GUID. */
+function storedEntries(record: ItemRecord | undefined): Map<string, Attachment> {
+  const entries = new Map<string, Attachment>();
+  for (const list of Object.values(record?.fields.Attachments ?? {})) {
+    for (const entry of list) entries.set(entry.Guid.toUpperCase(), entry);
+  }
+  return entries;
+}
+
+/** The facts of a stored file that the server keeps, whatever a caller sends. */
+const FACTS = ['Size', 'ContentType', 'Extension', 'HashCode'] as const;
+
+/**
+ * A stored entry as the record keeps it, renamed when `name` is given. An entry that lost its facts (an
+ * echo that earlier versions stored as sent) takes them again from the file's row.
+ */
+async function keptEntry(principal: Principal, stored: Attachment, name?: string): Promise<Attachment> {
+  const guid = stored.Guid.toUpperCase();
+  const own = Object.fromEntries(
+    FACTS.filter((fact) => stored[fact] !== undefined).map((f) => [f, stored[f]]),
+  );
+  if (typeof stored.Size !== 'number' || stored.ContentType === undefined || stored.Extension === undefined) {
+    const binary = await repository.getBinary(principal.tenantId, guid);
+    if (binary) return { ...own, ...entryOf(binary, name || stored.Name) };
+  }
+  return { Guid: guid, Name: name || stored.Name, ...own };
 }
 
 /** 441 over the column's count, 442 for a file over its size, 443 over its total size. */
@@ -210,11 +265,6 @@ export function embeddedGuids(texts: readonly (string | undefined)[]): Set<strin
     }
   }
   return found;
-}
-
-function withoutFlags(entry: Attachment): Attachment {
-  const { Added: _added, Deleted: _deleted, ...rest } = entry;
-  return rest as Attachment;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

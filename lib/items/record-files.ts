@@ -8,7 +8,8 @@ import type { Attachment } from './model';
 /**
  * The files of deleted records, from the Items table's stream (functions/record-files.ts): a record deleted
  * alone or with its site's subtree takes the files attached to it, those its attachment columns list and
- * those embedded in its Body or Descriptions. Their rows go; the Binaries stream then removes the objects.
+ * those embedded in its Body, Descriptions or comments. Their rows go; the Binaries stream then removes
+ * the objects.
  */
 export interface DeletedRecord {
   readonly tenantId: number;
@@ -26,7 +27,13 @@ export function deletedRecordsOf(records: readonly DynamoDBRecord[]): DeletedRec
       Attachments?: Record<string, Attachment[]>;
       Description?: Record<string, string>;
     };
-    const texts = [item.Body as string | undefined, ...Object.values(fields.Description ?? {})];
+    // Comments too: an ImageHash image may sit in the comment its write added.
+    const comments = Array.isArray(item.Comments) ? (item.Comments as { body?: string }[]) : [];
+    const texts = [
+      item.Body as string | undefined,
+      ...Object.values(fields.Description ?? {}),
+      ...comments.map((comment) => comment.body),
+    ];
     const guids = new Set([...guidsOf(fields.Attachments ?? {}), ...embeddedGuids(texts)]);
     if (guids.size > 0) {
       deleted.push({ tenantId: Number(item.TenantId), recordId: Number(item.RecordId), guids: [...guids] });

@@ -2,19 +2,32 @@ import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { getUser } from '../accounts/repository';
 import { now } from '../clock';
-import { BadRequestError, LockedRecordError, NotFoundError, UnsupportedInputError } from '../errors';
+import {
+  BadRequestError,
+  ForbiddenError,
+  LockedRecordError,
+  NotFoundError,
+  UnsupportedInputError,
+} from '../errors';
 import { discardingOnFailure } from '../files/inline-files';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
 import { recordHolders, type Site } from '../sites/model';
-import { Permission, requirePermission, siteInTenant } from '../sites/permissions';
+import { Permission, siteInTenant, sitePermission } from '../sites/permissions';
 import { nextItemId } from '../sites/store';
 import { retryOnConcurrentChange } from '../storage/retry';
 import { formatLocal } from '../zoned-time';
-import { planAttachments } from './attachments';
+import { MAX_FILE_CHANGES, planAttachments } from './attachments';
 import type { Comment, ItemRecord } from './model';
 import { mergeFields } from './record-fields';
+import {
+  type CheckedImage,
+  checkedImages,
+  type ImageInput,
+  type RecordTexts,
+  withImages,
+} from './record-images';
 import { peopleAndTimes } from './record-people-and-times';
 import { checkedRecordPermissions, requireOnRecord } from './record-permissions';
 import type { TransactItem } from './record-repository';
@@ -30,7 +43,7 @@ export async function createRecord(
 ): Promise<Outcome> {
   const site = await siteInTenant(principal, siteId);
   requireRecordHolder(site);
-  await requirePermission(principal, site, Permission.Create);
+  await requireCreator(principal, site);
   const limits = await useApiCall(site);
   const record = await insertNewRecord(principal, site, input, scripts);
   return { id: record.recordId, message: messages.created(record.title), ...limits };
@@ -113,7 +126,37 @@ export function checkedInput(principal: Principal, site: Site, input: RecordWrit
   return {
     fields: mergeFields(input, zone, before?.fields),
     people: peopleAndTimes(site, input, zone, before),
+    images: checkedImages(input.ImageHash as Record<string, ImageInput> | null | undefined),
   };
+}
+
+/**
+ * The write's texts with its images in, its attachment columns, and the writes of the files it takes or
+ * lets go; the images' files are discarded again when the attachments are refused.
+ */
+async function textsAndFiles(
+  principal: Principal,
+  site: Site,
+  recordId: number,
+  before: ItemRecord | undefined,
+  attachments: ItemRecord['fields']['Attachments'],
+  images: readonly CheckedImage[],
+  given: RecordTexts,
+  time: number,
+) {
+  const { texts, items } = await withImages(principal, recordId, images, given, time);
+  return discardingOnFailure(
+    () => items,
+    async () => {
+      const bodies = [texts.body, ...Object.values(texts.descriptions)];
+      const files = await planAttachments(principal, site, recordId, before, attachments, bodies, time);
+      const extra = [...items, ...files.items];
+      if (extra.length > MAX_FILE_CHANGES) {
+        throw new BadRequestError(`${extra.length} file changes in one write; at most ${MAX_FILE_CHANGES}`);
+      }
+      return { texts, columns: files.columns, extra };
+    },
+  );
 }
 
 /** A new record of the site from a create body, and the writes of the files it takes. */
@@ -124,14 +167,16 @@ export async function newRecord(
   recordId: number,
   time: number,
 ): Promise<{ record: ItemRecord; extra: TransactItem[] }> {
-  const { fields, people } = checkedInput(principal, site, input);
-  const files = await planAttachments(
+  const { fields, people, images } = checkedInput(principal, site, input);
+  const given = { body: input.Body, comment: input.Comments, descriptions: fields.Description };
+  const { texts, columns, extra } = await textsAndFiles(
     principal,
     site,
     recordId,
     undefined,
     fields.Attachments,
-    [input.Body, ...Object.values(fields.Description)],
+    images,
+    given,
     time,
   );
   const record: ItemRecord = {
@@ -139,11 +184,11 @@ export async function newRecord(
     tenantId: principal.tenantId,
     siteId: site.siteId,
     title: input.Title ?? '',
-    body: input.Body,
+    body: texts.body,
     status: input.Status,
     ...people,
-    comments: withComment(undefined, input.Comments, principal, time),
-    fields: { ...fields, Attachments: files.columns },
+    comments: withComment(undefined, texts.comment, principal, time),
+    fields: { ...fields, Description: { ...texts.descriptions }, Attachments: columns },
     locked: input.Locked ?? false,
     ...(input.Locked && { lockedBy: principal.userId, lockedAt: time }),
     creator: principal.userId,
@@ -152,7 +197,7 @@ export async function newRecord(
     updatedAt: time,
     ver: 1,
   };
-  return { record, extra: files.items };
+  return { record, extra };
 }
 
 /** The record after an update body, and the writes of the files it takes or lets go. */
@@ -165,28 +210,33 @@ export async function changedRecord(
 ): Promise<{ after: ItemRecord; extra: TransactItem[] }> {
   const locking = input.Locked === true && !before.locked;
   const locked = input.Locked ?? before.locked;
-  const { fields, people } = checkedInput(principal, site, input, before);
+  const { fields, people, images } = checkedInput(principal, site, input, before);
   const permissions = input.RecordPermissions
     ? await checkedRecordPermissions(principal, site, before, input.RecordPermissions)
     : before.permissions;
-  const body = input.Body ?? before.body;
-  const files = await planAttachments(
+  const given = {
+    body: input.Body ?? before.body,
+    comment: input.Comments,
+    descriptions: fields.Description,
+  };
+  const { texts, columns, extra } = await textsAndFiles(
     principal,
     site,
     before.recordId,
     before,
     fields.Attachments,
-    [body, ...Object.values(fields.Description)],
+    images,
+    given,
     time,
   );
   const after: ItemRecord = {
     ...before,
     title: input.Title ?? before.title,
-    body,
+    body: texts.body,
     status: input.Status ?? before.status,
     ...people,
-    comments: withComment(before.comments, input.Comments, principal, time),
-    fields: { ...fields, Attachments: files.columns },
+    comments: withComment(before.comments, texts.comment, principal, time),
+    fields: { ...fields, Description: { ...texts.descriptions }, Attachments: columns },
     permissions: permissions?.length ? permissions : undefined,
     locked,
     lockedBy: locking ? principal.userId : locked ? before.lockedBy : undefined,
@@ -195,7 +245,7 @@ export async function changedRecord(
     updatedAt: time,
     ver: before.ver + 1,
   };
-  return { after, extra: files.items };
+  return { after, extra };
 }
 
 export async function deleteRecord(
@@ -218,6 +268,19 @@ export async function deleteRecord(
     return record.title;
   });
   return { id, message: messages.deleted(title), ...limits };
+}
+
+/**
+ * Create on the site: a caller who cannot even read it is answered as if it did not exist (404, as the
+ * reference and `get` answer), one who reads it but may not create gets 403.
+ */
+async function requireCreator(principal: Principal, site: Site): Promise<void> {
+  const bits = await sitePermission(principal, site);
+  if (!(bits & Permission.Read))
+    throw new NotFoundError(`user ${principal.userId} may not read site ${site.siteId}`);
+  if (!(bits & Permission.Create)) {
+    throw new ForbiddenError(`user ${principal.userId} lacks Create on site ${site.siteId} (has ${bits})`);
+  }
 }
 
 /** The record again, still in the site already checked: a record moved or gone since is a 404. */
@@ -249,9 +312,13 @@ function withComment(
   return [{ commentId, createdAt: time, creator: principal.userId, body: text }, ...(comments ?? [])];
 }
 
-/** Fields of features Kiroku does not have are refused by name, never accepted and dropped. */
+/**
+ * Fields of features Kiroku does not have are refused by name, never accepted and dropped. ProcessId and
+ * ProcessIds are not among them: a Kiroku site holds no Processes, so the id is unknown, which in the
+ * reference too has no effect.
+ */
 function refuseMissingFeatures(input: RecordWriteInput): void {
-  for (const name of ['ProcessId', 'ProcessIds', 'ImageHash', 'MigrationMode']) {
+  for (const name of ['MigrationMode']) {
     if (input[name] !== undefined && input[name] !== null) {
       throw new UnsupportedInputError(`${name}: this feature is not available.`);
     }

@@ -34,6 +34,16 @@ export const attachment = z.object({
   ContentType: text({ max: MAX_LENGTH.name }).optional(),
 });
 
+/** An `ImageHash` entry: the reference's _ImageApiModel, its defaults `.png` and `image`. */
+const image = z.object({
+  Base64: z.string().max(6_000_000),
+  Extension: text({ max: 16 }).optional(),
+  Alt: text({ max: MAX_LENGTH.title }).optional(),
+  HeadNewLine: boolean().optional(),
+  EndNewLine: boolean().optional(),
+  Position: integer({ min: -1, max: 2 ** 31 - 1 }).optional(),
+});
+
 export const families = {
   Class: text({ max: MAX_LENGTH.title }).nullable(),
   Num: decimal().nullable(),
@@ -78,10 +88,21 @@ export const recordFields = {
   // Shown by get, ignored by create and update; an upsert may match on them (reference 4, 6).
   ResultId: integer({ min: 0 }).optional(),
   IssueId: integer({ min: 0 }).optional(),
-  // Features Kiroku lacks: taken only to be refused by name (CONTRACT 5.1), never dropped.
-  ProcessId: missingFeature.optional(),
-  ProcessIds: missingFeature.optional(),
-  ImageHash: missingFeature.optional(),
+  /**
+   * A process of the site's Processes, which Kiroku sites cannot hold (lib/sites/site-settings-check.ts):
+   * the id is unknown and, as in the reference, has no effect.
+   */
+  ProcessId: integer({ min: -(2 ** 31), max: 2 ** 31 - 1 })
+    .nullable()
+    .optional(),
+  ProcessIds: z
+    .array(integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).nullable())
+    .max(1000)
+    .nullable()
+    .optional(),
+  /** Images stored as files of the record, referenced from the text they name (lib/items/record-images.ts). */
+  ImageHash: z.record(z.string().max(64), image).nullable().optional(),
+  // A feature Kiroku lacks: taken only to be refused by name (CONTRACT 5.1), never dropped.
   MigrationMode: missingFeature.optional(),
   ...Object.fromEntries(
     (Object.keys(families) as Family[]).flatMap((family) => [

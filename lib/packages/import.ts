@@ -10,6 +10,7 @@ import type { Site } from '../sites/model';
 import { PERMISSION_ENTRY } from '../sites/model';
 import { ALL_PERMISSIONS, Permission, requirePermission } from '../sites/permissions';
 import { requireContainer, withCreator } from '../sites/rules';
+import { refuseUnappliedSettings } from '../sites/site-settings-check';
 import { reserveItemIds } from '../sites/store';
 import { retryOnConcurrentChange } from '../storage/retry';
 import { namesOf, remapIntegratedSites, treeOrder } from './plan';
@@ -29,6 +30,9 @@ export async function importSitePackage(
   parentId: number,
   pkg: SitePackage,
 ): Promise<Outcome & { data: ReturnType<typeof idChange>[] }> {
+  pkg.Sites.forEach((site, index) => {
+    refuseUnappliedSettings(site.SiteSettings, `Sites[${index}].SiteSettings.`);
+  });
   const parent = await requireContainer(principal, parentId);
   const data = pkg.Data ?? [];
   if (data.length > 0 && parent) await requirePermission(principal, parent, Permission.Import);

@@ -8,6 +8,7 @@ import type { Site } from './model';
 import { Permission, requirePermission, siteInTenant } from './permissions';
 import * as repository from './repository';
 import { numbered, scriptsOf, serverScripts } from './site-scripts';
+import { refuseUnappliedSettings, unappliedPart } from './site-settings-check';
 
 /**
  * `items/{siteId}/updatesitesettings` (CONTRACT section 8): the parts of SiteSettings given at the top level
@@ -17,6 +18,9 @@ import { numbered, scriptsOf, serverScripts } from './site-scripts';
 export const siteSettingsUpdateRequest = z.strictObject({
   ...apiRequest,
   ServerScripts: serverScripts.optional(),
+  // Taken only to be refused by name (lib/sites/site-settings-check.ts).
+  Processes: unappliedPart.optional(),
+  StatusControls: unappliedPart.optional(),
 });
 
 export async function updateSiteSettings(
@@ -24,6 +28,7 @@ export async function updateSiteSettings(
   siteId: number,
   input: z.infer<typeof siteSettingsUpdateRequest>,
 ): Promise<Outcome> {
+  refuseUnappliedSettings({ Processes: input.Processes, StatusControls: input.StatusControls }, '');
   const before = await siteInTenant(principal, siteId);
   await requirePermission(principal, before, Permission.ManageSite);
   const siteSettings = { ...before.siteSettings };

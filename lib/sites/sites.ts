@@ -11,6 +11,7 @@ import { Permission, requirePermission, siteInTenant } from './permissions';
 import * as repository from './repository';
 import { checkPermissionEntries, inheritanceOf, requireContainer, withCreator } from './rules';
 import type { siteCreateRequest, siteUpdateRequest } from './schemas';
+import { refuseUnappliedSettings } from './site-settings-check';
 import { nextItemId } from './store';
 import { type Ancestor, ancestry, MAX_TREE_DEPTH, subtreeLevels } from './tree';
 import { siteView } from './views';
@@ -21,6 +22,7 @@ export async function createSite(
   parentId: number,
   input: z.infer<typeof siteCreateRequest>,
 ): Promise<Outcome> {
+  refuseUnappliedSettings(input.SiteSettings);
   await requireContainer(principal, parentId);
   if ((await ancestry(principal.tenantId, parentId)).length >= MAX_TREE_DEPTH) {
     throw new BadRequestError(`site ${parentId} is ${MAX_TREE_DEPTH} levels deep: no site goes below it`);
@@ -69,6 +71,7 @@ export async function updateSite(
   siteId: number,
   input: z.infer<typeof siteUpdateRequest>,
 ): Promise<Outcome> {
+  refuseUnappliedSettings(input.SiteSettings);
   const title = await retryOnConcurrentChange(() => applySiteUpdate(principal, siteId, input));
   return { id: siteId, message: messages.updated(title) };
 }

@@ -170,4 +170,26 @@ describe('attachments from the browser', () => {
     await expect.poll(() => page.evaluate("document.querySelector('.preview img')?.naturalWidth")).toBe(1);
     await page.context().close();
   });
+
+  it('removes the file taken off the list when the record is saved, keeping the sizes of the others', async () => {
+    const inline = (name: string, text: string) => ({
+      Name: name,
+      Base64: Buffer.from(text).toString('base64'),
+    });
+    const created = await call(stack.url, `/api/items/${siteId}/create`, {
+      ApiKey: accounts.admin.apiKey,
+      Title: 'Two files',
+      AttachmentsHash: { AttachmentsA: [inline('gone.txt', 'gone'), inline('kept.txt', 'kept file')] },
+    });
+    const id = Number(created.body.Id);
+    const [, kept] = await attachmentsOf(id);
+    const page = await loggedInPage(browser, stack.url, accounts.admin);
+    await page.goto(`${stack.url}/#/items/${id}`);
+    await page.getByRole('button', { name: 'Remove: gone.txt' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    // The form echoes the kept file as {Guid, Name}: its Size and type stay, and the removed one goes.
+    await expect.poll(() => attachmentsOf(id), { timeout: 15_000 }).toEqual([kept]);
+    expect(kept).toMatchObject({ Name: 'kept.txt', Size: 9 });
+    await page.context().close();
+  });
 });

@@ -190,6 +190,8 @@ describe('records', () => {
     it.each([
       ['get', 'Read', 'record', `User,-1,14`],
       ['get', 'Read (a page)', 'site', `User,-1,14`],
+      ['create', 'Read (Create alone)', 'site', `User,-1,2`],
+      ['create', 'Read (nothing at all)', 'site', `User,-1,0`],
     ])(
       'answers %s without %s as if nothing were there (404, as the reference)',
       async (route, _flag, kind, permission) => {
@@ -227,6 +229,45 @@ describe('records', () => {
 
     it.each(['update', 'delete', 'get'])('answers 404 for %s of a nonexistent record', async (route) => {
       expect((await post(`/api/items/987654321/${route}`, { ApiKey: admin })).body.StatusCode).toBe(404);
+    });
+  });
+
+  describe('ProcessId and ProcessIds', () => {
+    it.each([
+      ['ProcessId', { ProcessId: 1 }],
+      ['ProcessId as a numeric string', { ProcessId: '3' }],
+      ['ProcessIds', { ProcessIds: [1, 2] }],
+      ['both, null among the ids', { ProcessId: 5, ProcessIds: [null, 4] }],
+    ])(
+      'accepts %s on create and update, with no effect (Kiroku sites hold no Processes)',
+      async (_case, ids) => {
+        const created = await post(`/api/items/${table}/create`, {
+          ApiKey: writer.apiKey,
+          Title: 'P',
+          ...ids,
+        });
+        expect(created.body).toEqual({
+          Id: expect.any(Number),
+          StatusCode: 200,
+          Message: '" P " has been created.',
+        });
+        const id = Number(created.body.Id);
+        const updated = await post(`/api/items/${id}/update`, { ApiKey: writer.apiKey, Status: 200, ...ids });
+        expect(updated.body).toEqual({ Id: id, StatusCode: 200, Message: '" P " has been updated.' });
+        expect(await firstOf(id)).toMatchObject({ Title: 'P', Status: 200, Ver: 2 });
+      },
+    );
+
+    it.each([
+      ['a ProcessId that is no number', { ProcessId: 'first' }, 'ProcessId'],
+      ['a ProcessIds that is no list', { ProcessIds: 1 }, 'ProcessIds'],
+      ['a ProcessIds item that is no integer', { ProcessIds: [1.5] }, 'ProcessIds.0'],
+    ])('answers 400 for %s, naming it', async (_case, ids, property) => {
+      const result = await post(`/api/items/${table}/create`, { ApiKey: writer.apiKey, ...ids });
+      expect(result.body).toMatchObject({
+        StatusCode: 400,
+        Errors: [expect.objectContaining({ Property: property })],
+      });
     });
   });
 

@@ -292,6 +292,56 @@ describe('sites', () => {
     });
   });
 
+  describe('SiteSettings that Kiroku does not apply', () => {
+    const processes = [{ Id: 1, Name: 'Approve', ChangedStatus: 200 }];
+    const statusControls = [{ Id: 1, Name: 'Closed', Status: 900, ReadOnly: true }];
+
+    it.each([
+      ['createsite', 'Processes', { Processes: processes }],
+      ['createsite', 'StatusControls', { StatusControls: statusControls }],
+      ['updatesite', 'Processes', { Processes: processes }],
+      ['updatesite', 'StatusControls', { statuscontrols: statusControls }],
+    ])('answers %s holding %s with 400 naming it, storing nothing', async (route, name, settings) => {
+      const id = await site(0, { SiteSettings: { Note: 'kept' } });
+      const target = route === 'createsite' ? 0 : id;
+      const result = await post(`/api/items/${target}/${route}`, {
+        ApiKey: admin,
+        Title: 'With processes',
+        ReferenceType: 'Sites',
+        SiteSettings: { GridColumns: ['Title'], ...settings },
+      });
+      expect(result.body).toMatchObject({ Id: target, StatusCode: 400 });
+      expect(String(result.body.Message)).toContain(`SiteSettings.${Object.keys(settings)[0]}`);
+      expect(String(result.body.Message)).toMatch(new RegExp(name, 'i'));
+      const read = await post(`/api/items/${id}/getsite`, { ApiKey: admin });
+      expect((read.body.Response as { Data: unknown }).Data).toMatchObject({
+        SiteSettings: { Note: 'kept' },
+        Ver: 1,
+      });
+    });
+
+    it.each(['Processes', 'StatusControls'])(
+      'answers updatesitesettings with %s with 400 naming it',
+      async (name) => {
+        const id = await site(0, { ReferenceType: 'Results' });
+        const result = await post(`/api/items/${id}/updatesitesettings`, {
+          ApiKey: admin,
+          [name]: [{ Id: 1 }],
+        });
+        expect(result.body).toMatchObject({
+          Id: id,
+          StatusCode: 400,
+          Message: expect.stringContaining(name),
+        });
+      },
+    );
+
+    it('takes an empty list, which holds nothing to apply', async () => {
+      const id = await site(0, { SiteSettings: { Processes: [], StatusControls: null } });
+      expect(id).toBeGreaterThan(0);
+    });
+  });
+
   describe('deletesite', () => {
     it('removes the subtree and all its records', async () => {
       const ids = await tree();

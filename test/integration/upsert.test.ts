@@ -182,7 +182,16 @@ describe('bulkupsert', () => {
     ],
     ['an item missing a key', { Title: 'E', ClassHash: { ClassB: 'x' } }, 400],
     ['an item matching two records', { Title: 'E', ClassHash: { ClassA: 'dup' } }, 400],
-    ['an item of a feature Kiroku lacks', { Title: 'E', ClassHash: { ClassA: 'e1' }, ProcessId: 3 }, 400],
+    [
+      'an item of a feature Kiroku lacks',
+      { Title: 'E', ClassHash: { ClassA: 'e1' }, MigrationMode: true },
+      400,
+    ],
+    [
+      'an item with a bad image',
+      { Title: 'E', ClassHash: { ClassA: 'e1' }, ImageHash: { Body: { Base64: '*' } } },
+      400,
+    ],
   ])('writes nothing when one item is invalid: %s', async (_case, bad, status) => {
     const site = await table();
     const result = await post(`/api/items/${site}/bulkupsert`, {

@@ -93,7 +93,83 @@ describe('attachments', () => {
     });
   });
 
-  it('deletes a file the record no longer lists, and the files of a deleted record', async () => {
+  it.each([
+    ['an inline file', ['inline']],
+    ['an uploaded file (Added: true)', ['uploaded']],
+    ['an inline file and an uploaded one', ['inline', 'uploaded']],
+  ] as const)('keeps the file already there when an update adds %s, bytes intact', async (_case, kinds) => {
+    const first = Buffer.from('the first file');
+    const existing = await uploaded(writer.apiKey, first, 'first.txt');
+    const id = await recordWith(writer.apiKey, existing, 'first.txt');
+    const bytes = { inline: Buffer.from('added inline'), uploaded: Buffer.from('added by GUID') };
+    const added = { uploaded: await uploaded(writer.apiKey, bytes.uploaded, 'second.txt') };
+    const entries = {
+      inline: { Name: 'inline.txt', Base64: bytes.inline.toString('base64') },
+      uploaded: { Guid: added.uploaded, Name: 'second.txt', Added: true },
+    };
+    const updated = await call(stack.url, `/api/items/${id}/update`, {
+      ApiKey: writer.apiKey,
+      AttachmentsHash: { AttachmentsA: kinds.map((kind) => entries[kind]) },
+    });
+    expect(updated.body.StatusCode, updated.text).toBe(200);
+    const list = (await readRecord(id)).AttachmentsHash as { AttachmentsA: { Guid: string; Name: string }[] };
+    const names = { inline: 'inline.txt', uploaded: 'second.txt' };
+    // The files the write names first, then the one it does not name, as the reference merges them.
+    expect(list.AttachmentsA.map((entry) => entry.Name)).toEqual([
+      ...kinds.map((k) => names[k]),
+      'first.txt',
+    ]);
+    for (const entry of list.AttachmentsA) {
+      const kind = kinds.find((k) => names[k] === entry.Name);
+      expect((await download(entry.Guid, writer.apiKey)).bytes).toEqual(kind ? bytes[kind] : first);
+    }
+  });
+
+  it.each([
+    ['{Guid, Name}', {}],
+    ['{Guid, Name} with other facts', { Size: 1, ContentType: 'application/x-evil', Extension: '.exe' }],
+    ['{Guid, Name, Added: true}', { Added: true }],
+  ])('keeps every stored fact of a file echoed back as %s', async (_case, echoed) => {
+    const guid = await uploaded(writer.apiKey, VECTOR, 'report.txt');
+    const id = await recordWith(writer.apiKey, guid, 'report.txt');
+    const stored = ((await readRecord(id)).AttachmentsHash as { AttachmentsA: object[] }).AttachmentsA;
+    expect(stored).toEqual([
+      { Guid: guid, Name: 'report.txt', Size: 15, Extension: '.txt', ContentType: 'text/plain' },
+    ]);
+    const updated = await call(stack.url, `/api/items/${id}/update`, {
+      ApiKey: writer.apiKey,
+      AttachmentsHash: { AttachmentsA: [{ Guid: guid, Name: 'report.txt', ...echoed }] },
+    });
+    expect(updated.body.StatusCode, updated.text).toBe(200);
+    expect((await readRecord(id)).AttachmentsHash).toEqual({ AttachmentsA: stored });
+  });
+
+  it('replaces a kept file of the same name in a column with OverwriteSameFileName', async () => {
+    const site = await createSite(stack.url, admin, 0, {
+      ReferenceType: 'Results',
+      Permissions: [`User,${writer.userId},15`],
+      SiteSettings: { Columns: [{ ColumnName: 'AttachmentsA', OverwriteSameFileName: true }] },
+    });
+    const inline = (name: string, text: string) => ({
+      Name: name,
+      Base64: Buffer.from(text).toString('base64'),
+    });
+    const id = await createRecord(stack.url, writer.apiKey, site, {
+      AttachmentsA: [inline('same.txt', 'old'), inline('other.txt', 'other')],
+    });
+    type Entry = { Guid: string; Name: string };
+    const [old] = ((await readRecord(id)).AttachmentsHash as { AttachmentsA: Entry[] }).AttachmentsA;
+    await call(stack.url, `/api/items/${id}/update`, {
+      ApiKey: writer.apiKey,
+      AttachmentsA: [inline('same.txt', 'new')],
+    });
+    const list = ((await readRecord(id)).AttachmentsHash as { AttachmentsA: Entry[] }).AttachmentsA;
+    expect(list.map((entry) => entry.Name)).toEqual(['same.txt', 'other.txt']);
+    expect((await download(list[0]?.Guid ?? '', writer.apiKey)).bytes?.toString()).toBe('new');
+    expect((await download(old?.Guid ?? '', admin)).status).toBe(404);
+  });
+
+  it('deletes a file named with Deleted: true, and the files of a deleted record', async () => {
     const kept = await uploaded(writer.apiKey);
     const dropped = await uploaded(writer.apiKey);
     const id = createRecord(stack.url, writer.apiKey, table, {

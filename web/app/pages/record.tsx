@@ -166,11 +166,20 @@ function RecordForm({
       else if (column.family === 'Num') {
         if (value !== '' && value !== undefined) target[column.name] = Number(value);
       } else if (column.family === 'Attachments') {
-        target[column.name] = (value as AttachmentEntry[]).map((entry) =>
-          entry.Added
-            ? { Guid: entry.Guid, Name: entry.Name, Added: true }
-            : { Guid: entry.Guid, Name: entry.Name },
-        );
+        const entries = value as AttachmentEntry[];
+        // A write keeps the files it does not name, so a file taken off the list is named as deleted.
+        const kept = new Set(entries.map((entry) => entry.Guid));
+        const stored = (columnValue(record, column) as AttachmentEntry[] | undefined) ?? [];
+        target[column.name] = [
+          ...entries.map((entry) =>
+            entry.Added
+              ? { Guid: entry.Guid, Name: entry.Name, Added: true }
+              : { Guid: entry.Guid, Name: entry.Name },
+          ),
+          ...stored
+            .filter((entry) => !kept.has(entry.Guid))
+            .map((entry) => ({ Guid: entry.Guid, Deleted: true })),
+        ];
       } else target[column.name] = value;
     }
     return request;
