@@ -1,8 +1,13 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { basePath } from '../lib/config/base-path';
-import { MethodNotAllowedError, NotFoundError, OperationNotAvailableError } from '../lib/errors';
+import {
+  MethodNotAllowedError,
+  NotFoundError,
+  OperationNotAvailableError,
+  RequestTooLargeError,
+} from '../lib/errors';
 import { endpoint } from '../lib/http/api';
-import { FunctionFailedError, invokeFunction } from '../lib/http/lambda-invoke';
+import { FunctionFailedError, invokeFunction, PayloadTooLargeError } from '../lib/http/lambda-invoke';
 import { logger } from '../lib/log';
 import { dispatchedEvent, resolveFallback } from '../lib/routes/fallback';
 import { fallback } from '../lib/routes/meta';
@@ -27,7 +32,12 @@ const answer = endpoint(fallback, async ({ event }) => {
   throw new NotFoundError(`no route for ${method} ${event.rawPath}`);
 });
 
-export const handler = async (event: APIGatewayProxyEventV2, context: Context) => {
+// A body near the 6 MB limit may fit API Gateway's event but not, with the route key added, the invocation.
+const tooLarge = endpoint(fallback, async () => {
+  throw new RequestTooLargeError('the dispatched event is over the invocation payload limit');
+});
+
+async function dispatch(event: APIGatewayProxyEventV2, context: Context) {
   const path = pathBelowBase(event.rawPath);
   const found = path === undefined ? undefined : resolveFallback(event.requestContext.http.method, path);
   if (found?.kind !== 'route') return answer(event, context);
@@ -38,6 +48,7 @@ export const handler = async (event: APIGatewayProxyEventV2, context: Context) =
     );
   } catch (error) {
     // API Gateway's own answer when a route's function fails: the same whichever way it was reached.
+    if (error instanceof PayloadTooLargeError) return tooLarge(event, context);
     logger.error('dispatched function failed', error as Error);
     if (!(error instanceof FunctionFailedError)) throw error;
     return {
@@ -46,7 +57,10 @@ export const handler = async (event: APIGatewayProxyEventV2, context: Context) =
       body: '{"message":"Internal Server Error"}',
     };
   }
-};
+}
+
+/** The entry point, with its route entry as every handler carries it (its stack is built from it). */
+export const handler = Object.assign(dispatch, { route: fallback });
 
 /** A path outside the base path is no path of the API at all. */
 function pathBelowBase(rawPath: string): string | undefined {

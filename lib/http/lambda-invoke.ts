@@ -73,6 +73,11 @@ export class FunctionFailedError extends Error {
   override name = 'FunctionFailedError';
 }
 
+/** Lambda refused the payload as over its 6 MB: the re-sent event is a little larger than the one received. */
+export class PayloadTooLargeError extends Error {
+  override name = 'PayloadTooLargeError';
+}
+
 /**
  * Invokes `functionName` with `payload` and answers what the function returned. KIROKU_LAMBDA_ENDPOINT
  * replaces the regional endpoint (a test's stand-in for Lambda).

@@ -1,7 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FunctionFailedError, invokeFunction, signedHeaders } from '../../../lib/http/lambda-invoke';
+import {
+  FunctionFailedError,
+  invokeFunction,
+  PayloadTooLargeError,
+  signedHeaders,
+} from '../../../lib/http/lambda-invoke';
 
 let server: Server;
 let endpoint: string;
@@ -15,6 +20,7 @@ beforeAll(async () => {
     });
     request.on('end', () => {
       received.push({ url: request.url ?? '', headers: request.headers, body });
+      if (request.url?.includes('too-large')) response.statusCode = 413;
       if (request.url?.includes('failing')) response.setHeader('x-amz-function-error', 'Unhandled');
       response.end(
         request.url?.includes('failing') ? '{"errorMessage":"boom"}' : JSON.stringify({ statusCode: 201 }),
@@ -79,6 +85,10 @@ describe('lib/http/lambda-invoke', () => {
 
     it('throws FunctionFailedError when the function failed', async () => {
       await expect(invokeFunction('failing', {}, env())).rejects.toBeInstanceOf(FunctionFailedError);
+    });
+
+    it('throws PayloadTooLargeError when Lambda refuses the payload as too large', async () => {
+      await expect(invokeFunction('too-large', {}, env())).rejects.toBeInstanceOf(PayloadTooLargeError);
     });
 
     it('refuses to run without credentials', async () => {
