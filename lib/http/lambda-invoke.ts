@@ -109,6 +109,8 @@ export async function invokeFunction(
   const { host: _host, ...sent } = headers;
   const response = await fetch(url, { method: 'POST', headers: sent, body });
   const text = await response.text();
+  if (response.status === 413)
+    throw new PayloadTooLargeError(`Invoke ${functionName}: ${text.slice(0, 200)}`);
   if (!response.ok)
     throw new Error(`Invoke ${functionName} answered ${response.status}: ${text.slice(0, 500)}`);
   const failure = response.headers.get('x-amz-function-error');
