@@ -2,6 +2,7 @@ import { CfnOutput, type CfnResource, Duration, RemovalPolicy, Stack, type Stack
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -40,7 +41,8 @@ const entryOf = (handler: string) => `functions/${handler}.ts`;
 const tableKeys = Object.keys(tables) as TableKey[];
 
 /**
- * Kiroku in one stack: one function and one HTTP API route per entry of the route table, the DynamoDB
+ * Kiroku in one stack: one function and one HTTP API route per entry of the route table (and the
+ * `$default` route's fallback, which runs a route spelt in another case by its function), the DynamoDB
  * tables of the table-definition module, the binary bucket, the stream handlers, and the trigger that
  * creates the first administrator. Every grant comes from the route table; nothing is granted by hand.
  */
@@ -71,10 +73,19 @@ export class KirokuStack extends Stack {
     };
 
     const api = { reservedConcurrentExecutions: operations.reservedConcurrency };
+    const prefix = routeFunctionPrefix(this.stackName);
+    const fallback = this.createFunction(
+      fallbackHandler,
+      {},
+      {
+        ...api,
+        environment: { KIROKU_FUNCTION_PREFIX: prefix },
+      },
+    );
     this.api = new apigwv2.HttpApi(this, 'Api', {
       apiName: this.stackName,
       description: 'Kiroku Web API',
-      defaultIntegration: this.integration(this.createFunction(fallbackHandler, {}, api)),
+      defaultIntegration: this.integration(fallback),
     });
     acknowledge(
       this.api,
@@ -82,9 +93,17 @@ export class KirokuStack extends Stack {
       'Pleasanter-compatible auth: the function checks the API key in the body or the login cookie',
     );
     const routeKeys = new Map<string, apigwv2.HttpRoute>();
+    const routeFunctions: lambda.IFunction[] = [];
     for (const route of routes as readonly Route[]) {
       const memory = route.memoryMb ? { memorySize: route.memoryMb } : {};
-      const integration = this.integration(this.createFunction(route.handler, route, { ...api, ...memory }));
+      // Named, so that the fallback can invoke a route's function knowing only its handler's name.
+      const fn = this.createFunction(route.handler, route, {
+        ...api,
+        ...memory,
+        functionName: `${prefix}${route.handler}`,
+      });
+      routeFunctions.push(fn);
+      const integration = this.integration(fn);
       for (const path of pathsOf(route)) {
         const [added] = this.api.addRoutes({
           path,
@@ -94,6 +113,14 @@ export class KirokuStack extends Stack {
         if (added) routeKeys.set(`${route.method} ${path}`, added);
       }
     }
+    // The fallback runs a route spelt in another case (functions/route-fallback.ts): it may invoke exactly
+    // the route functions, each named, and nothing else (no table, no bucket, no wildcard).
+    fallback.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: routeFunctions.map((fn) => fn.functionArn),
+      }),
+    );
     configureStage(this, this.api, routeKeys, operations.stage);
     this.failedBatches = failedBatchQueue(this);
     for (const subscription of streamSubscriptions) {
@@ -217,6 +244,22 @@ export class KirokuStack extends Stack {
 function accessList(needs: Needs): [ResourceKey, Access][] {
   const list = Object.entries(needs.tables ?? {}) as [ResourceKey, Access][];
   return needs.bucket ? [...list, ['bucket', needs.bucket]] : list;
+}
+
+/**
+ * What the route functions' names start with: the stack's name, so that two stacks in one account and
+ * region never share one. Lambda takes at most 64 characters; a stack name that leaves no room for the
+ * longest handler's name is refused at synth rather than at deploy.
+ */
+export function routeFunctionPrefix(stackName: string): string {
+  const prefix = `${stackName}-`;
+  const longest = Math.max(...(routes as readonly Route[]).map((route) => route.handler.length));
+  if (prefix.length + longest > 64) {
+    throw new Error(
+      `the stack name ${stackName} is too long: at most ${63 - longest} characters name its functions`,
+    );
+  }
+  return prefix;
 }
 
 function mapTables<T>(fn: (key: TableKey, def: TableDefinition) => T): Record<TableKey, T> {

@@ -123,6 +123,13 @@ export class NotFoundError extends ApiError {
   }
 }
 
+/** 404 for an operation of the reference that Kiroku does not offer, named so it is not taken for a wrong id. */
+export class OperationNotAvailableError extends ApiError {
+  constructor(readonly operation: string) {
+    super(404, messages.operationNotAvailable(operation), `not available in Kiroku: ${operation}`);
+  }
+}
+
 export class MethodNotAllowedError extends ApiError {
   constructor(reason?: string) {
     super(405, messages.methodNotAllowed, reason);

@@ -9,6 +9,9 @@ export const messages = {
   concurrentChange: 'The item was changed by another request at the same time. Please try again.',
   invalidIpAddress: 'Invalid IP address.',
   methodNotAllowed: 'The method is not allowed for this path.',
+  // Kiroku's own (CONTRACT section 1): the reference offers every operation it routes.
+  operationNotAvailable: (operation: string) =>
+    `The operation ${operation} of Pleasanter is not available in Kiroku.`,
   requestTooLarge: 'The request is too large.',
   internalServerError: 'An internal server error occurred.',
   created: (title: string) => `" ${title} " has been created.`,

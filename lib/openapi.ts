@@ -1,17 +1,26 @@
 import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
-import { type Route, routes } from './routes';
+import { pathsOf, type Route, routes } from './routes';
 import { operationExamples } from './routes/examples';
 import { apiResultSchema } from './schema';
 
 /**
  * The OpenAPI 3.1 document, generated from the route table and its zod schemas, so that it cannot list a
- * route that does not exist or miss one that does.
+ * route that does not exist or miss one that does. Every path of a route is listed (a route's aliases
+ * without `{id}` are operations of their own), once: paths match in any case (CONTRACT section 1), so
+ * an alias that differs from another path only in case is the same path. Schemas that carry an `id`
+ * (`.meta({ id })`) are written once under components and referenced.
  */
 export function openApiDocument(serverUrl = '/'): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
+  const listed = new Set<string>();
   for (const route of routes as readonly Route[]) {
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
+    for (const path of pathsOf(route)) {
+      const key = `${route.method} ${path.toLowerCase()}`;
+      if (listed.has(key)) continue;
+      listed.add(key);
+      paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route, path) };
+    }
   }
   return createDocument({
     openapi: '3.1.0',
@@ -101,13 +110,22 @@ function authNote(route: Route): string {
   return `Authenticate with ${ways.join(', or ')}.`;
 }
 
-function operation(route: Route): ZodOpenApiOperationObject {
-  const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
+/** The operation id: the handler's name, and for an alias what it leaves out (`users-get-without-id`). */
+function operationIdOf(route: Route, path: string): string {
+  if (path === route.path) return route.handler;
+  const missing = [...route.path.matchAll(/\{(\w+)\}/g)]
+    .map((match) => match[1] as string)
+    .filter((name) => !path.includes(`{${name}}`));
+  return `${route.handler}-without-${missing.join('-') || 'case'}`;
+}
+
+function operation(route: Route, path: string): ZodOpenApiOperationObject {
+  const parameters = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
   const example = operationExamples[route.handler];
   const requestTypes = route.requestType === 'multipart' ? ['multipart/form-data'] : ['application/json'];
   if (route.form) requestTypes.push('application/x-www-form-urlencoded');
   return {
-    operationId: route.handler,
+    operationId: operationIdOf(route, path),
     summary: route.summary,
     description: authNote(route),
     tags: [tagOf(route)],

@@ -5,14 +5,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { normalizeBasePath } from '../lib/config/base-path';
 import { logger } from '../lib/log';
-import { fallbackHandler, pathsOf, type Route, routes } from '../lib/routes';
-import { buildEvent, matchRoute, TEXT_TYPES } from './http-api-event';
+import { fallbackHandler, type Route, routes } from '../lib/routes';
+import { resolveFallback } from '../lib/routes/fallback';
+import { compileRoutes, matchRoute } from '../lib/routes/match';
+import { buildEvent, TEXT_TYPES } from './http-api-event';
 import { DEFAULT_TIMEOUT_MS, lambdaContext } from './lambda-context';
 
 /**
  * The local API Gateway HTTP API: payload format 2.0 events built from plain HTTP requests, routed by
- * lib/routes.ts to the same handler modules Lambda runs, with API Gateway's matching, size limit and
- * error answers, so that a handler cannot behave differently locally than deployed.
+ * lib/routes to the same handler modules Lambda runs, with API Gateway's matching (and the `$default`
+ * fallback's matching in another case), size limit and error answers, so that a handler cannot behave
+ * differently locally than deployed.
  */
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => unknown;
@@ -64,9 +67,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     }
     return loaded;
   };
-  const table = (options.routes ?? routes).flatMap((route) =>
-    pathsOf(route).map((path) => ({ ...route, path, segments: path.split('/') })),
-  );
+  const table = compileRoutes(options.routes ?? routes);
   const onError = options.onError ?? ((error: unknown) => logger.error('handler failed', error as Error));
 
   // Idle keep-alive connections live longer than a client's own pool keeps them (API Gateway and load
@@ -94,7 +95,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
 
     const inBase = basePath === '' || rawPath === basePath || rawPath.startsWith(`${basePath}/`);
     const routePath = rawPath.slice(basePath.length) || '/';
-    const match = inBase ? matchRoute(table, method, routePath) : undefined;
+    const match = inBase
+      ? (matchRoute(table, method, routePath) ?? inOtherCase(method, routePath))
+      : undefined;
     const routeKey = match ? `${match.route.method} ${match.route.path}` : '$default';
     const event = buildEvent(request, {
       rawPath,
@@ -123,6 +126,17 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       return send(response, 500, { message: 'Internal Server Error' }, event);
     }
     writeResult(response, result, event);
+  }
+
+  /**
+   * What API Gateway's case-sensitive matching sends to `$default` is, when a route matches it ignoring
+   * case, run by that route's function (functions/route-fallback.ts invokes it in AWS). The local gateway
+   * takes that step itself, with the same resolution and the same route key and path parameters, so that
+   * the handler sees the event it sees in AWS; the fallback handler then answers only the 404s and 405s.
+   */
+  function inOtherCase(method: string, path: string) {
+    const found = resolveFallback(method, path, table);
+    return found.kind === 'route' ? found.match : undefined;
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -1,50 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { Route } from '../lib/routes';
 
 /**
- * API Gateway HTTP API's side of an invocation: route matching and the payload format 2.0 event, as
- * API Gateway builds them (local/gateway.ts serves them over HTTP).
+ * API Gateway HTTP API's side of an invocation: the payload format 2.0 event, as API Gateway builds it
+ * (local/gateway.ts serves it over HTTP; the matching is lib/routes/match.ts).
  */
 
 /** Bodies of these media types reach the handler as UTF-8 text; all others base64-encoded. */
 export const TEXT_TYPES =
   /^(text\/.*|application\/json|application\/x-www-form-urlencoded|application\/xml)$/;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-export type CompiledRoute = Route & { readonly segments: readonly string[] };
-
-/** API Gateway's matching: case-sensitive, `{name}` is one non-empty segment, the most specific route wins. */
-export function matchRoute(table: readonly CompiledRoute[], method: string, path: string) {
-  const segments = path.split('/');
-  const candidates = [];
-  for (const route of table) {
-    if (route.method !== method || route.segments.length !== segments.length) continue;
-    const parameters: Record<string, string> = {};
-    const matched = route.segments.every((pattern, index) => {
-      const segment = segments[index] ?? '';
-      if (!/^\{[^}]+\}$/.test(pattern)) return safeDecode(segment) === pattern;
-      const value = safeDecode(segment);
-      if (!value) return false;
-      parameters[pattern.slice(1, -1)] = value;
-      return true;
-    });
-    if (matched) candidates.push({ route, parameters });
-  }
-  // A literal segment beats a parameter at the first position where two matching routes differ.
-  const rank = (route: CompiledRoute) =>
-    route.segments.map((part) => (part.startsWith('{') ? '1' : '0')).join('');
-  return candidates.sort((a, b) => rank(a.route).localeCompare(rank(b.route)))[0];
-}
-
-function safeDecode(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
 
 export interface EventParts {
   rawPath: string;

@@ -82,7 +82,9 @@ export const deptUpdateRequest = z.object({
   Disabled: z.boolean().optional(),
 });
 
-export const emptyRequest = z.object({ ...apiRequest });
+export const emptyRequest = z
+  .object({ ...apiRequest })
+  .meta({ id: 'ApiRequest', description: 'A request with no more than the API key' });
 
 /** users|groups|depts/get and `{id}/get`: paged as the items API, the View applied to the accounts' columns. */
 export const accountListRequest = z.object({

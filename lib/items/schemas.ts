@@ -21,18 +21,23 @@ const isoDate = z
   .string()
   .max(40)
   .refine((value) => parseDateTime(value, 'UTC') !== undefined, { message: 'not a date' });
-export const attachment = z.object({
-  Guid: text({ min: 1, max: 64 }).optional(),
-  Name: text({ max: MAX_LENGTH.title }).optional(),
-  /** Inline content (reference 5): a new file under a new GUID. */
-  Base64: z.string().max(6_000_000).optional(),
-  Base64Binary: z.string().max(6_000_000).optional(),
-  Added: boolean().optional(),
-  Deleted: boolean().optional(),
-  Size: storedId().optional(),
-  Extension: text({ max: MAX_LENGTH.name }).optional(),
-  ContentType: text({ max: MAX_LENGTH.name }).optional(),
-});
+export const attachment = z
+  .object({
+    Guid: text({ min: 1, max: 64 }).optional(),
+    Name: text({ max: MAX_LENGTH.title }).optional(),
+    /** Inline content (reference 5): a new file under a new GUID. */
+    Base64: z.string().max(6_000_000).optional(),
+    Base64Binary: z.string().max(6_000_000).optional(),
+    Added: boolean().optional(),
+    Deleted: boolean().optional(),
+    Size: storedId().optional(),
+    Extension: text({ max: MAX_LENGTH.name }).optional(),
+    ContentType: text({ max: MAX_LENGTH.name }).optional(),
+  })
+  .meta({
+    id: 'Attachment',
+    description: 'An attached file: an upload by Guid, inline Base64, or {Guid, Deleted}',
+  });
 
 /** An `ImageHash` entry: the reference's _ImageApiModel, its defaults `.png` and `image`. */
 const image = z.object({
@@ -44,13 +49,15 @@ const image = z.object({
   Position: integer({ min: -1, max: 2 ** 31 - 1 }).optional(),
 });
 
+// Named (`id`): the OpenAPI document writes each once under components and refers to it from the 26
+// fields of the family, their hash, and every items operation, instead of repeating it 27 times a route.
 export const families = {
-  Class: text({ max: MAX_LENGTH.title }).nullable(),
-  Num: decimal().nullable(),
-  Date: isoDate,
-  Description: text({ max: MAX_LENGTH.text }).nullable(),
-  Check: boolean(),
-  Attachments: z.array(attachment).max(1000),
+  Class: text({ max: MAX_LENGTH.title }).nullable().meta({ id: 'ClassValue' }),
+  Num: decimal().nullable().meta({ id: 'NumValue' }),
+  Date: isoDate.meta({ id: 'DateValue', description: 'A date: ISO 8601, or yyyy/M/d [H:mm[:ss]]' }),
+  Description: text({ max: MAX_LENGTH.text }).nullable().meta({ id: 'DescriptionValue' }),
+  Check: boolean().meta({ id: 'CheckValue' }),
+  Attachments: z.array(attachment).max(1000).meta({ id: 'AttachmentsValue' }),
 } as const;
 export type Family = keyof typeof families;
 
@@ -112,7 +119,9 @@ export const recordFields = {
   ),
 } as Record<string, z.ZodType>;
 
-export const recordWriteRequest = z.object({ ...apiRequest, ...recordFields });
+export const recordWriteRequest = z
+  .object({ ...apiRequest, ...recordFields })
+  .meta({ id: 'RecordWrite', description: 'A record to create or update' });
 export type RecordWriteInput = Record<string, unknown> & {
   Title?: string;
   Body?: string;
@@ -172,9 +181,7 @@ export const bulkDeleteRequest = z.object({
   PhysicalDelete: boolean().optional(),
 });
 
-export const upsertRequest = z.object({
-  ...apiRequest,
-  ...recordFields,
+export const upsertRequest = recordWriteRequest.extend({
   Keys: z
     .array(text({ max: 64 }))
     .max(100)
@@ -192,8 +199,5 @@ export const bulkUpsertRequest = z.object({
     .optional(),
   View: view,
   KeyNotFoundCreate: boolean().optional(),
-  Data: z
-    .array(z.object({ ...apiRequest, ...recordFields }))
-    .max(MAX_BULK.bulkUpsertItems)
-    .optional(),
+  Data: z.array(recordWriteRequest).max(MAX_BULK.bulkUpsertItems).optional(),
 });

@@ -15,11 +15,11 @@ export const openapi = {
   response: openApiDocument(),
 } as const satisfies Route;
 
-/** Every request no route matches goes here (API Gateway's `$default` route), for a JSON 404 or 405. */
+/** Every request no route key matches (API Gateway's `$default` route): a route in another case, or a JSON 404 or 405. */
 export const fallback = {
   method: 'POST',
   path: '$default',
-  handler: 'not-found',
+  handler: 'route-fallback',
   tables: {},
   summary: 'Any other request: 404, or 405 for a known path with another method',
   auth: false,

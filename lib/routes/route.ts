@@ -7,7 +7,8 @@ import type { TableKey } from '../storage/tables';
  * the local gateway routes to the same handler modules from it, the OpenAPI document is generated from it,
  * and the handler's own middy stack takes its schema and options from it (lib/http/api.ts). `handler`
  * names `functions/<handler>.ts`, whose export `handler` is the Lambda entry point. Paths are API Gateway
- * route keys: `{name}` is a path parameter; matching is case-sensitive, as in API Gateway.
+ * route keys: `{name}` is a path parameter. API Gateway matches them case-sensitively; a path spelt in
+ * another case reaches the same function through the `$default` fallback (lib/routes/match.ts).
  */
 
 export type TableAccess = 'read' | 'write';
@@ -16,7 +17,11 @@ export interface Route {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly handler: string;
-  /** Other spellings of the path that reach the same function (API Gateway matches case-sensitively). */
+  /**
+   * Other paths that reach the same function: one the reference also routes (without `{id}`), or a
+   * spelling in another case that callers commonly send, which thereby gets a direct API Gateway route
+   * instead of the fallback's extra invocation.
+   */
   readonly aliases?: readonly string[];
   /** The binary bucket, when the function touches it, and how: CDK grants exactly this. */
   readonly bucket?: TableAccess;

@@ -89,7 +89,8 @@ function canonicalNames(value: unknown): unknown {
   return renamed;
 }
 
-export const serverScript = z.preprocess(canonicalNames, script);
+// Named: the OpenAPI document writes it once and refers to it from every site operation.
+export const serverScript = z.preprocess(canonicalNames, script).meta({ id: 'ServerScript' });
 export type ServerScript = z.output<typeof script> & Partial<Record<Condition, boolean>>;
 
 export const serverScripts = z.array(serverScript).max(MAX_SCRIPTS);
@@ -132,7 +133,10 @@ export const siteSettingsInput = z
           : settings,
       ),
   )
-  .meta({ description: `free-form JSON, at most ${MAX_JSON_DEPTH} levels of objects and arrays` });
+  .meta({
+    id: 'SiteSettingsInput',
+    description: `free-form JSON, at most ${MAX_JSON_DEPTH} levels of objects and arrays`,
+  });
 
 /**
  * The reference's update of the list by `Id`: a script with a known Id has the given fields changed in its

@@ -28,7 +28,7 @@ beforeAll(() => {
   const stack = new Stack(app, 'Test');
   // The fallback handler: small, but with what every handler has (zod, middy, Powertools, the SDK).
   new ApiFunction(stack, 'NotFound', {
-    entry: 'functions/not-found.ts',
+    entry: 'functions/route-fallback.ts',
     extraFiles: { 'parameters.json': file },
     timeout: Duration.seconds(10),
     environment: { EXTRA: 'yes' },

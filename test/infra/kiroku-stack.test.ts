@@ -7,7 +7,7 @@ import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiFunction } from '../../infra/api-function';
 import { addChecks } from '../../infra/checks';
-import { KirokuStack } from '../../infra/kiroku-stack';
+import { KirokuStack, routeFunctionPrefix } from '../../infra/kiroku-stack';
 import { fallbackHandler, pathsOf, type Route, routes } from '../../lib/routes';
 import { type TableDefinition, type TableKey, tables } from '../../lib/storage/tables';
 import { streamSubscriptions } from '../../lib/streams';
@@ -241,6 +241,61 @@ describe('KirokuStack', () => {
           Target: { 'Fn::Join': ['', ['integrations/', { Ref: integration?.[0] }]] },
         });
       }
+    });
+  });
+
+  // CONTRACT section 1: paths match in any case. API Gateway matches route keys case-sensitively, so
+  // `$default` goes to the fallback, which runs a route spelt in another case by invoking that route's
+  // function (functions/route-fallback.ts): it finds it by name and may invoke exactly those functions.
+  describe('paths in any case', () => {
+    const routeHandlers = [...new Set((routes as readonly Route[]).map((route) => route.handler))];
+
+    it('sends $default to the fallback function', () => {
+      const [, integration] =
+        Object.entries(resources).find(
+          ([, r]) =>
+            r.Type === 'AWS::ApiGatewayV2::Integration' &&
+            JSON.stringify(r.Properties.IntegrationUri).includes(`"${logicalId(fn(fallbackHandler))}"`),
+        ) ?? [];
+      expect(integration).toBeDefined();
+      const [api] = single('AWS::ApiGatewayV2::Api');
+      expect(
+        Object.values(resources).filter(
+          (r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === '$default',
+        ),
+      ).toEqual([expect.objectContaining({ Properties: expect.objectContaining({ ApiId: { Ref: api } }) })]);
+    });
+
+    it.each(routeHandlers)('names the function of %s after the stack and its handler', (handler) => {
+      expect(functionResource(handler).Properties.FunctionName).toBe(`KirokuStack-${handler}`);
+    });
+
+    it('tells the fallback how the route functions are named', () => {
+      expect(environmentOf(fallbackHandler)).toMatchObject({ KIROKU_FUNCTION_PREFIX: 'KirokuStack-' });
+    });
+
+    it('lets the fallback invoke exactly the route functions, and touch nothing else', () => {
+      const statements = statementsOf(fallbackHandler).filter((s) =>
+        actionsOf(s).some((action) => action.startsWith('lambda:')),
+      );
+      expect(statements).toHaveLength(1);
+      expect(actionsOf(statements[0] as Statement)).toEqual(['lambda:InvokeFunction']);
+      const arns = [(statements[0] as Statement).Resource].flat();
+      expect(arns).toHaveLength(routeHandlers.length);
+      expect(arns).toEqual(
+        expect.arrayContaining(
+          routeHandlers.map((handler) => ({ 'Fn::GetAtt': [logicalId(fn(handler)), 'Arn'] })),
+        ),
+      );
+      const others = statementsOf(fallbackHandler)
+        .flatMap(actionsOf)
+        .filter((action) => !/^(logs|xray):/.test(action) && action !== 'lambda:InvokeFunction');
+      expect(others).toEqual([]);
+    });
+
+    it('refuses a stack name that leaves a function name over 64 characters', () => {
+      expect(() => routeFunctionPrefix('K'.repeat(30))).toThrow(/too long/);
+      expect(routeFunctionPrefix('KirokuStack')).toBe('KirokuStack-');
     });
   });
 

@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { pathsOf, type Route, routes } from '../../lib/routes';
 import { dynamo } from '../../lib/storage/clients';
 import { tableName } from '../../lib/storage/tables';
 import { type Gateway, type LambdaHandler, MAX_EVENT_BYTES, startGateway } from '../../local/gateway';
@@ -189,11 +190,11 @@ describe('local/gateway', () => {
       expect(await response.json()).toEqual({ message: 'Internal Server Error' });
     });
 
-    it('sends unknown paths, wrong methods and wrong case to the $default route', async () => {
+    it('sends unknown paths and wrong methods to the $default route', async () => {
       for (const [method, path] of [
         ['POST', '/api/nothing'],
         ['GET', '/api/sessions/get'],
-        ['POST', '/api/Sessions/get'],
+        ['GET', '/API/Sessions/get'],
         ['POST', '/api/users//get'],
         ['POST', '/api/sessions/get/'],
       ] as const) {
@@ -202,11 +203,41 @@ describe('local/gateway', () => {
         const { name, event } = await only();
         expect({ path, name, routeKey: event.routeKey }).toEqual({
           path,
-          name: 'not-found',
+          name: 'route-fallback',
           routeKey: '$default',
         });
         expect(event.pathParameters).toBeUndefined();
       }
+    });
+
+    // Generated from the route table: each path with its literal segments in another case reaches the
+    // route's handler with the route key and path parameters API Gateway gives its own spelling, and
+    // the values (here a lower-case GUID, a mixed-case asset name) exactly as they were sent.
+    it.each(
+      (routes as readonly Route[]).flatMap((route) =>
+        pathsOf(route).map((path) => [route.method, path, route.handler]),
+      ),
+    )('runs %s %s spelt in another case by its own handler', async (method, path, handler) => {
+      const values: Record<string, string> = { guid: '0123456789abcdef0123456789abcdef', file: 'App-X.js' };
+      const parameters: Record<string, string> = {};
+      const spelt = path
+        .split('/')
+        .map((segment) => {
+          const name = /^\{(\w+)\}$/.exec(segment)?.[1];
+          if (!name) return [...segment].map((c, i) => (i % 2 ? c.toLowerCase() : c.toUpperCase())).join('');
+          parameters[name] = values[name] ?? '12';
+          return parameters[name];
+        })
+        .join('/');
+      await fetch(`${gateway.url}${spelt}`, { method });
+      const { name, event } = await only();
+      // A case-only alias (`/api/backgroundtasks/...`) is the same path: its route's own spelling answers.
+      const key = `${method} ${path}`.toLowerCase();
+      expect(name).toBe(handler);
+      expect(event.routeKey.toLowerCase()).toBe(key);
+      expect(event.requestContext.routeKey).toBe(event.routeKey);
+      expect(event.rawPath).toBe(spelt);
+      expect(event.pathParameters).toEqual(Object.keys(parameters).length > 0 ? parameters : undefined);
     });
 
     it('strips the base path before matching and keeps it in rawPath', async () => {
@@ -220,10 +251,10 @@ describe('local/gateway', () => {
 
       invocations.length = 0;
       await fetch(`${based.url.replace('/kiroku', '')}/api/groups/7/get`, { method: 'POST' });
-      expect((await only()).name).toBe('not-found');
+      expect((await only()).name).toBe('route-fallback');
       invocations.length = 0;
       await fetch(`${based.url.replace('/kiroku', '/kirokux')}/api/groups/7/get`, { method: 'POST' });
-      expect((await only()).name).toBe('not-found');
+      expect((await only()).name).toBe('route-fallback');
     });
 
     it('answers 413 without invoking when the event would exceed 6 MB', async () => {
