@@ -105,14 +105,6 @@ describe('POST /api/search with the stream stalled', () => {
       Data: [{ Id: first }],
     });
   });
-
-  it('never answers a deleted site', async () => {
-    const site = await createSite(stack.url, admin, 0, { Title: 'Ephemeralsite', ReferenceType: 'Issues' });
-    await rebuildToEnd(`/api/BackgroundTasks/${site}/RebuildSearchIndexes`);
-    expect((await search('ephemeralsite')).ids).toEqual([site]);
-    await call(stack.url, `/api/items/${site}/deletesite`, { ApiKey: admin });
-    expect(await search('ephemeralsite')).toEqual({ ids: [], total: 0 });
-  });
 });
 
 describe('a rebuild page from a stale read', () => {
