@@ -10,7 +10,7 @@ import { benchRecordsView, printRecordsView, recordsViewVerdicts } from './recor
 import * as report from './report';
 import { benchScriptBundles } from './script-bundles';
 import { printServerScripts, serverScriptVerdicts } from './script-report';
-import { benchSearch } from './search';
+import { benchSearch, searchVerdicts } from './search';
 import { benchServerScripts } from './server-scripts';
 import { benchSessions, type SessionsResult } from './sessions';
 import { benchSiteLookup } from './site-lookup';
@@ -168,6 +168,7 @@ if (chunkSteps) report.printChunkSteps(chunkSteps);
 if (search) {
   console.log('\nFull-text search (issue 14):');
   console.log(JSON.stringify(search, null, 2));
+  verdicts.push(...searchVerdicts(search));
 }
 if (ui) {
   printUi(ui);

@@ -20,6 +20,7 @@ import { startStreamPoller } from '../local/stream-poller';
 import { pollerSubscriptions } from '../local/stream-subscriptions';
 import { benchGatewayUrl, spawnBenchGateway, stop } from './children';
 import { post } from './http-post';
+import type { Verdict } from './report';
 import { searchData } from './search-data';
 import { seededRandom } from './site-data';
 import { median, percentile, round } from './stats';
@@ -187,6 +188,21 @@ export async function benchSearch(count = 100_000): Promise<SearchBenchResult> {
     if (gateway) await stop(gateway, 5_000);
     await dynamodb.stop();
   }
+}
+
+/** CONTRACT section 9: a record's change is searchable within 2 s (judged on the slowest of the runs). */
+export const FRESHNESS_GOAL_MS = 2_000;
+
+export function searchVerdicts(result: SearchBenchResult): Verdict[] {
+  const { freshnessMs } = result;
+  return [
+    {
+      measure: `An update found by /api/search through the gateway, ${freshnessMs.runs} runs (max; median)`,
+      value: `${freshnessMs.max} ms; ${freshnessMs.median} ms`,
+      goal: `< ${FRESHNESS_GOAL_MS} ms`,
+      pass: freshnessMs.max < FRESHNESS_GOAL_MS,
+    },
+  ];
 }
 
 /** The reference's way: every record of the tenant read from the table, each tested for every word. */

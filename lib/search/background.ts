@@ -6,12 +6,13 @@ import { readableRecords } from '../items/record-permissions';
 import type { Outcome } from '../results';
 import { Permission, sitePermission } from '../sites/permissions';
 import { getSite, sitesOfTenant } from '../sites/repository';
+import { existingItemIds } from '../sites/store';
 import { startTask } from '../tasks/tasks';
 import { formatLocal } from '../zoned-time';
 import { getDocuments } from './index-store';
 import { searchIndex } from './query';
 import type { SearchInput } from './schemas';
-import { excerpt, searchWords } from './text';
+import { boundedSearchWords, excerpt } from './text';
 
 /** The endpoints' logic: `BackgroundTasks/{id}/RebuildSearchIndexes` and `search`. */
 
@@ -43,11 +44,18 @@ export async function searchTenant(
   principal: Principal,
   input: SearchInput,
 ): Promise<Record<string, unknown>> {
-  const words = searchWords(input.SearchText);
-  if (words.length === 0) throw new BadRequestError('SearchText has no words');
+  const words = boundedSearchWords(input.SearchText, 'SearchText');
+  if (words.length === 0) throw new BadRequestError('SearchText has no words', 'SearchText');
   // Sites by their Read; records by their site's Read or their own rows (RecordPermissions).
   const readable = await readableRecords(principal, await sitesOfTenant(principal.tenantId));
-  const matches = await searchIndex(principal.tenantId, input.SearchText, { canRead: readable.canRead });
+  const indexed = await searchIndex(principal.tenantId, input.SearchText, { canRead: readable.canRead });
+  // The index follows the items through their stream, a moment late (or longer, when the stream stalls):
+  // a hit whose item is gone is never answered, whatever the index says (CONTRACT 9).
+  const existing = await existingItemIds(
+    principal.tenantId,
+    indexed.map((match) => match.id),
+  );
+  const matches = indexed.filter((match) => existing.has(match.id));
   const offset = input.Offset ?? 0;
   const pageSize = input.PageSize ?? PAGE_SIZE;
   const zone = callerZone(principal);

@@ -16,7 +16,9 @@ import { applyDocuments, tombstone } from './index-writer';
  * re-indexed by a background task, not here.
  */
 
-interface TenantChanges {
+export interface TenantChanges {
+  /** The stream records these changes come from, in stream order (for a partial batch response). */
+  readonly records: DynamoDBRecord[];
   /** The newest image of each item, or its deletion. */
   readonly items: Map<
     number,
@@ -36,9 +38,10 @@ export function searchChangesOf(records: readonly DynamoDBRecord[]): Map<number,
     const id = Number(item.Kind === 'site' ? item.SiteId : item.RecordId);
     let changes = byTenant.get(tenantId);
     if (!changes) {
-      changes = { items: new Map(), renamedSites: new Set() };
+      changes = { records: [], items: new Map(), renamedSites: new Set() };
       byTenant.set(tenantId, changes);
     }
+    changes.records.push(record);
     changes.items.set(id, { after, before });
     if (item.Kind === 'site' && before && after && before.Title !== after.Title) changes.renamedSites.add(id);
   }
@@ -70,11 +73,51 @@ export async function indexChanges(tenantId: number, changes: TenantChanges): Pr
       if (title !== undefined) docs.push(await recordDocument(record, title, users));
     }
   }
-  const { written } = await applyDocuments(tenantId, docs);
+  const { written, failed } = await applyEach(tenantId, docs);
   for (const siteId of changes.renamedSites) {
     await queueTask({ tenantId, kind: 'RebuildSearchIndexes', scopeId: siteId }, now());
   }
+  if (failed.length > 0) throw new DocumentsNotIndexedError(tenantId, failed);
   return { written };
+}
+
+/** Some documents of a tenant's changes could not be written; the others were. */
+export class DocumentsNotIndexedError extends Error {
+  override name = 'DocumentsNotIndexedError';
+
+  constructor(
+    readonly tenantId: number,
+    readonly failures: readonly { readonly id: number; readonly error: unknown }[],
+  ) {
+    super(`search documents of tenant ${tenantId} not indexed: ${failures.map(({ id }) => id).join(', ')}`, {
+      cause: failures[0]?.error,
+    });
+  }
+}
+
+/**
+ * The documents as one batch; when that fails, each on its own, so that one document that cannot be
+ * written (a fault of its own) holds back none of the others. The ones that still fail, with why.
+ */
+async function applyEach(
+  tenantId: number,
+  docs: readonly SearchDocument[],
+): Promise<{ written: number; failed: { id: number; error: unknown }[] }> {
+  try {
+    return { ...(await applyDocuments(tenantId, docs)), failed: [] };
+  } catch {
+    let written = 0;
+    const failed: { id: number; error: unknown }[] = [];
+    // One at a time: each writes the tenant's one directory, which concurrent writers only contend for.
+    for (const doc of docs) {
+      try {
+        written += (await applyDocuments(tenantId, [doc])).written;
+      } catch (error) {
+        failed.push({ id: doc.id, error });
+      }
+    }
+    return { written, failed };
+  }
 }
 
 function image(value: Record<string, AttributeValue> | undefined): Record<string, unknown> | undefined {

@@ -1,6 +1,6 @@
 import { type DirectoryEntry, readDirectory } from './directory';
 import { DELETED_VER, type GramPostings, getDocuments, postingIds, type SearchDocument } from './index-store';
-import { GRAM_SIZE, matchesAll, searchWords, wordGrams, wordToken } from './text';
+import { boundedSearchWords, GRAM_SIZE, matchesAll, wordGrams, wordToken } from './text';
 
 /**
  * Search through the index. The directory (every indexed document's site, UpdatedTime and whether its
@@ -28,13 +28,17 @@ export interface SearchMatch {
   readonly updatedAt: number;
 }
 
-/** The documents of the tenant that match `searchText`, newest first; no words: none. */
+/**
+ * The documents of the tenant that match `searchText`, newest first; no words: none. A text over the
+ * bounds of boundedSearchWords is refused, naming `property`, before anything is read.
+ */
 export async function searchIndex(
   tenantId: number,
   searchText: string,
   scope: SearchScope = {},
+  property = 'SearchText',
 ): Promise<SearchMatch[]> {
-  const words = searchWords(searchText);
+  const words = boundedSearchWords(searchText, property);
   if (words.length === 0) return [];
   const grams = [...new Set(words.flatMap(wordGrams))];
   const tokens = words.map(wordToken).filter((token) => token !== undefined);
@@ -78,7 +82,12 @@ export async function recordIdsMatching(
   siteIds: readonly number[],
   searchText: string,
 ): Promise<number[]> {
-  const matches = await searchIndex(tenantId, searchText, { siteIds: new Set(siteIds), kind: 'record' });
+  const matches = await searchIndex(
+    tenantId,
+    searchText,
+    { siteIds: new Set(siteIds), kind: 'record' },
+    'View.Search',
+  );
   return matches.map((match) => match.id).sort((a, b) => a - b);
 }
 

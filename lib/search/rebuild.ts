@@ -1,11 +1,10 @@
-import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { settings } from '../config/settings';
 import { recordCount, recordsByKeys } from '../items/record-repository';
-import { containerKeys, idOfItemKey, itemKeys, orderKey, tenantSitesKey } from '../sites/keys';
+import { containerKeys, idOfItemKey, orderKey, tenantSitesKey } from '../sites/keys';
 import type { Site } from '../sites/model';
 import { getSite, sitesOfTenant } from '../sites/repository';
-import { table as itemsTable, queryKeys } from '../sites/store';
-import { backoff, chunk } from '../storage/batch';
+import { existingItemIds, table as itemsTable, queryKeys } from '../sites/store';
 import { dynamo } from '../storage/clients';
 import type { Task, TaskKind } from '../tasks/model';
 import { recordDocument, siteDocument, UserNames } from './full-text';
@@ -128,7 +127,7 @@ async function sweepPage(task: Task, afterId: number): Promise<{ done: number; c
   const live = documents.filter(
     (doc) => doc.ver !== DELETED_VER && (task.scopeId === 0 || doc.siteId === task.scopeId),
   );
-  const existing = await existingIds(
+  const existing = await existingItemIds(
     tenantId,
     live.map((doc) => doc.id),
   );
@@ -139,27 +138,4 @@ async function sweepPage(task: Task, afterId: number): Promise<{ done: number; c
       gone.map((doc) => tombstone(doc.id, doc.siteId, doc.updatedAt)),
     );
   return { done: 0, cursor: lastId === undefined ? undefined : { site: 0, after: 0, sweep: lastId } };
-}
-
-/** Which of `ids` are still sites or records of the tenant: keys only, 100 to a request. */
-async function existingIds(tenantId: number, ids: readonly number[]): Promise<Set<number>> {
-  const found = new Set<number>();
-  await Promise.all(
-    chunk(ids, 100).map(async (part) => {
-      let pending: Record<string, unknown>[] = part.map((id) => itemKeys.item(tenantId, id));
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        await backoff(attempt);
-        const result = await dynamo().send(
-          new BatchGetCommand({
-            RequestItems: { [itemsTable()]: { Keys: pending, ProjectionExpression: 'pk' } },
-          }),
-        );
-        for (const item of result.Responses?.[itemsTable()] ?? []) {
-          found.add(idOfItemKey(String(item.pk)));
-        }
-        pending = result.UnprocessedKeys?.[itemsTable()]?.Keys ?? [];
-      }
-    }),
-  );
-  return found;
 }

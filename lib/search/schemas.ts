@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { apiRequest, text } from '../schema';
+import { MAX_SEARCH_TEXT } from './text';
 
 export const searchRequest = z.object({
   ...apiRequest,
-  SearchText: text({ max: 1024 }),
+  SearchText: text({ max: MAX_SEARCH_TEXT }),
   Offset: z.number().int().min(0).optional(),
   PageSize: z.number().int().min(1).max(200).optional(),
 });

@@ -1,3 +1,5 @@
+import { OutOfBoundsError } from '../errors';
+
 /**
  * The text side of search (CONTRACT section 9), free of storage: how a full text is stored and compared,
  * how a search text splits into words, and which posting keys (character n-grams) stand for a text.
@@ -21,7 +23,28 @@ export function storedText(parts: readonly string[]): string {
     .split(' ')
     .map((token) => token.trim())
     .filter((token) => token.length > 0);
-  return [...new Set(tokens)].join(' ');
+  return boundText([...new Set(tokens)].join(' '));
+}
+
+/**
+ * The most UTF-8 bytes of full text a document stores and indexes. Normalising may lengthen a text many
+ * times (NFKC makes "㍿" four characters, U+FDFA eighteen), so a record inside its own 380 KB bound could
+ * give a text over DynamoDB's 400 KB item; and every n-gram of the text is a posting write. Beyond this
+ * bound a record's text is not searchable: what is stored is the text's start, cut at a code point, and
+ * the answer is still exactly a substring scan of what is stored.
+ */
+export const MAX_STORED_TEXT_BYTES = 64 * 1024;
+
+/** `text` cut to at most MAX_STORED_TEXT_BYTES of UTF-8, at the end of a code point. */
+function boundText(text: string): string {
+  // At most three UTF-8 bytes per UTF-16 unit: a text this short never needs encoding to know it fits.
+  if (text.length * 3 <= MAX_STORED_TEXT_BYTES) return text;
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= MAX_STORED_TEXT_BYTES) return text;
+  let end = MAX_STORED_TEXT_BYTES;
+  // Back to the first byte of a code point (continuation bytes are 10xxxxxx).
+  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString('utf8').trimEnd();
 }
 
 /** The search words, split as the reference's Words(): on spaces, U+3000 and `"`; empty ones dropped. */
@@ -30,6 +53,29 @@ export function searchWords(searchText: string): string[] {
     .split(/[ \u3000"]/)
     .filter((word) => word.length > 0);
   return [...new Set(words)];
+}
+
+/** The longest search text, in UTF-16 units: SearchText's bound, and View.Search's. */
+export const MAX_SEARCH_TEXT = 1024;
+/**
+ * The most words one search takes. Each word is read as up to five posting keys, all side by side, so
+ * without a bound a search of hundreds of one-character words is a thousand queries.
+ */
+export const MAX_SEARCH_WORDS = 16;
+
+/**
+ * The words of `searchText` (searchWords), refused with a 400 naming `property` and the bound when the
+ * text is longer than MAX_SEARCH_TEXT or holds more than MAX_SEARCH_WORDS words: before any work.
+ */
+export function boundedSearchWords(searchText: string, property: string): string[] {
+  if (searchText.length > MAX_SEARCH_TEXT) {
+    throw new OutOfBoundsError(property, `at most ${MAX_SEARCH_TEXT} characters`);
+  }
+  const words = searchWords(searchText);
+  if (words.length > MAX_SEARCH_WORDS) {
+    throw new OutOfBoundsError(property, `at most ${MAX_SEARCH_WORDS} words (this one has ${words.length})`);
+  }
+  return words;
 }
 
 /** PartialMatch, the definition the index must agree with: the text holds every word as a substring. */

@@ -3,7 +3,7 @@ import * as batch from '../storage/batch';
 import { dynamo } from '../storage/clients';
 import { type Key, type QueryInput, queryAll, queryKeys as queryTableKeys } from '../storage/queries';
 import { tableName } from '../storage/tables';
-import { containerKeys, itemKeys } from './keys';
+import { containerKeys, idOfItemKey, itemKeys } from './keys';
 
 /** What the Items table's repositories (sites here, records in lib/items) share: the table, the id sequence. */
 
@@ -21,6 +21,19 @@ export function queryKeys(
 
 export function batchGet(keys: readonly Key[]): Promise<Record<string, unknown>[]> {
   return batch.batchGet(table(), keys);
+}
+
+/**
+ * Which of `ids` are sites or records of the tenant now: keys only, read consistently, so that an item
+ * deleted before the call is never counted.
+ */
+export async function existingItemIds(tenantId: number, ids: readonly number[]): Promise<Set<number>> {
+  const items = await batch.batchGet(
+    table(),
+    [...new Set(ids)].map((id) => itemKeys.item(tenantId, id)),
+    { consistent: true, attributes: ['pk'] },
+  );
+  return new Set(items.map((item) => idOfItemKey(String(item.pk))));
 }
 
 /** Deletes `keys`, 25 to a request, a few requests at a time; unprocessed ones are retried. */

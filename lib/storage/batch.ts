@@ -38,8 +38,20 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   return chunks;
 }
 
+export interface BatchGetOptions {
+  /** Strongly consistent reads: what a write acknowledged before the read is seen. */
+  readonly consistent?: boolean;
+  /** Only these top-level attributes of each item. */
+  readonly attributes?: readonly string[];
+}
+
 /** The items of `keys` that exist, in no particular order; unprocessed keys are retried. */
-export async function batchGet(table: string, keys: readonly Key[]): Promise<Record<string, unknown>[]> {
+export async function batchGet(
+  table: string,
+  keys: readonly Key[],
+  options: BatchGetOptions = {},
+): Promise<Record<string, unknown>[]> {
+  const names = options.attributes?.map((name, at) => [`#a${at}`, name] as const);
   const pages = await Promise.all(
     chunk(keys, 100).map(async (part) => {
       const items: Record<string, unknown>[] = [];
@@ -47,7 +59,18 @@ export async function batchGet(table: string, keys: readonly Key[]): Promise<Rec
       for (let attempt = 0; pending.length > 0; attempt++) {
         await backoff(attempt);
         const result = await dynamo().send(
-          new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }),
+          new BatchGetCommand({
+            RequestItems: {
+              [table]: {
+                Keys: pending,
+                ...(options.consistent && { ConsistentRead: true }),
+                ...(names && {
+                  ProjectionExpression: names.map(([alias]) => alias).join(', '),
+                  ExpressionAttributeNames: Object.fromEntries(names),
+                }),
+              },
+            },
+          }),
         );
         items.push(...(result.Responses?.[table] ?? []));
         pending = (result.UnprocessedKeys?.[table]?.Keys ?? []) as Key[];

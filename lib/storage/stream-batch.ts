@@ -23,6 +23,12 @@ export interface StreamUnit {
 export interface SettleOptions {
   /** Units run this many at a time (in stream order within the window); 1 by default. */
   readonly concurrency?: number;
+  /**
+   * Every unit runs, even after one failed: for units independent of each other (different tenants), so
+   * that one unit's fault holds back no other's work. The failure reported is still from the first failed
+   * unit on, and the units after it run again with the retry. Otherwise a failed window ends the batch.
+   */
+  readonly runAll?: boolean;
   /** Told of each failed unit, and of a failed recovery. */
   readonly onFailure: (error: unknown, unit: StreamUnit) => void;
 }
@@ -36,18 +42,22 @@ export async function settleBatch(
   const first = (unit: StreamUnit) => Math.min(...unit.records.map((record) => position.get(record) ?? 0));
   const ordered = [...units].sort((a, b) => first(a) - first(b));
   const width = Math.max(1, options.concurrency ?? 1);
+  let firstFailed: StreamUnit | undefined;
   for (let at = 0; at < ordered.length; at += width) {
     const window = ordered.slice(at, at + width);
     const results = await Promise.allSettled(window.map((unit) => unit.run()));
-    const failedAt = results.findIndex((result) => result.status === 'rejected');
-    if (failedAt < 0) continue;
-    const failed = window[failedAt] as StreamUnit;
-    const { reason } = results[failedAt] as PromiseRejectedResult;
-    options.onFailure(reason, failed);
-    await failed.recover?.(reason).catch((error: unknown) => options.onFailure(error, failed));
-    return failuresFrom(records, first(failed));
+    for (const [index, result] of results.entries()) {
+      if (result.status === 'fulfilled') continue;
+      const failed = window[index] as StreamUnit;
+      options.onFailure(result.reason, failed);
+      await failed.recover?.(result.reason).catch((error: unknown) => options.onFailure(error, failed));
+      firstFailed ??= failed;
+      // Without runAll, only the window's first failure counts: the rest runs again anyway.
+      if (!options.runAll) break;
+    }
+    if (firstFailed && !options.runAll) break;
   }
-  return { batchItemFailures: [] };
+  return firstFailed ? failuresFrom(records, first(firstFailed)) : { batchItemFailures: [] };
 }
 
 /** The record at `from` and every one after it, as Lambda's batch item failures. */

@@ -2,6 +2,9 @@ import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamo
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { now } from '../clock';
+import { ApiError } from '../errors';
+import { logger } from '../log';
+import { messages } from '../messages';
 import { taskKinds } from './kinds';
 import type { Task } from './model';
 import { getTask, recordStep, taskOfItem } from './repository';
@@ -13,7 +16,8 @@ import { getTask, recordStep, taskOfItem } from './repository';
  * Lambda timeout; a crash or a redeploy mid-page leaves the recorded cursor, and the redelivered event (or
  * a new request for the same scope, which touches the row) does that page again: pages are idempotent,
  * and the step counter makes sure each is recorded once. A page that throws is tried again up to
- * MAX_ATTEMPTS times, then the task is Failed with the reason, and its scope may be started anew.
+ * MAX_ATTEMPTS times, then the task is Failed, and its scope may be started anew. The reason goes to the
+ * log; the task's Message is a public one (an ApiError's message, else the generic internal error).
  */
 
 const MAX_ATTEMPTS = 3;
@@ -57,7 +61,14 @@ export async function runStep(taskId: string): Promise<Task | undefined> {
           : { ...task, done, cursor: page.cursor, attempts: 0 };
     }
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    // The task's answer is public: storage's own text (a table, a limit) goes to the log only.
+    logger.error('background task step failed', {
+      taskId,
+      kind: task.kind,
+      attempt: task.attempts + 1,
+      error,
+    });
+    const reason = error instanceof ApiError ? error.message : messages.internalServerError;
     next =
       task.attempts + 1 >= MAX_ATTEMPTS
         ? { ...task, status: 'Failed', error: reason, completedAt: now() }

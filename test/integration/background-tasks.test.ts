@@ -250,7 +250,7 @@ describe('the worker', () => {
     expect(await searchIndex(1, 'sweep-me')).toEqual([]);
   });
 
-  it('a task whose page keeps failing is Failed with the reason, and its scope can be started again', async () => {
+  it('a task whose page keeps failing is Failed with a public message (the reason is logged), and its scope can be started again', async () => {
     const kinds = taskKinds as Record<string, TaskKind>;
     kinds.Faulty = {
       start: async () => ({ total: 1, cursor: 0 }),
@@ -263,12 +263,12 @@ describe('the worker', () => {
       await runToEnd(task.taskId);
       expect(await getTask(task.taskId)).toMatchObject({
         status: 'Failed',
-        error: 'the disk is on fire',
+        error: 'An internal server error occurred.',
         done: 0,
       });
       expect((await taskOf(task.taskId)).body.Response).toMatchObject({
         Status: 'Failed',
-        Message: 'the disk is on fire',
+        Message: 'An internal server error occurred.',
       });
       const again = await queueTask({ tenantId: 1, kind: 'Faulty', scopeId: 0 }, Date.now());
       expect(again.created).toBe(true);

@@ -1,7 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { OutOfBoundsError } from '../../../lib/errors';
 import { bucketOf, encodeSegment, idsInSegment, SEGMENT_BUCKETS } from '../../../lib/search/segment-codec';
-import { searchWords, storedText, textGrams, tokenKey, wordGrams, wordToken } from '../../../lib/search/text';
+import {
+  boundedSearchWords,
+  MAX_SEARCH_WORDS,
+  MAX_STORED_TEXT_BYTES,
+  searchWords,
+  storedText,
+  textGrams,
+  tokenKey,
+  wordGrams,
+  wordToken,
+} from '../../../lib/search/text';
 
 describe('search text', () => {
   it.each([
@@ -89,5 +100,65 @@ describe('search text', () => {
         },
       ),
     );
+  });
+
+  describe('the stored text bound', () => {
+    const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+    it('keeps the start of a text that NFKC makes longer than the bound, and only the start', () => {
+      // Issue 23: 300 KB of "㍿" is 1.2 MB of "株式会社" once normalised.
+      const stored = storedText(['Site', '㍿'.repeat(100_000), 'tailword']);
+      expect(bytes(stored)).toBeLessThanOrEqual(MAX_STORED_TEXT_BYTES);
+      expect(bytes(stored)).toBeGreaterThan(MAX_STORED_TEXT_BYTES - 4);
+      expect(stored.startsWith('site 株式会社株式会社')).toBe(true);
+      // What lies beyond the bound is not searchable.
+      expect(stored.includes('tailword')).toBe(false);
+    });
+
+    it.each([
+      ['one byte', 'a'],
+      ['three bytes', '東'],
+      ['four bytes (a surrogate pair)', '😀'],
+    ])('cuts at the end of a code point: %s', (_name, unit) => {
+      const stored = storedText([`x${unit.repeat(MAX_STORED_TEXT_BYTES)}`]);
+      expect(stored.isWellFormed()).toBe(true);
+      expect(bytes(stored)).toBeLessThanOrEqual(MAX_STORED_TEXT_BYTES);
+      expect(bytes(stored)).toBeGreaterThan(MAX_STORED_TEXT_BYTES - 4);
+    });
+
+    it('leaves a text inside the bound as it is', () => {
+      const text = 'b'.repeat(MAX_STORED_TEXT_BYTES);
+      expect(storedText([text])).toBe(text);
+    });
+  });
+
+  describe('boundedSearchWords', () => {
+    const words = (count: number) => Array.from({ length: count }, (_, at) => `w${at}`).join(' ');
+
+    it('takes up to the bound of words, counted after splitting and removing repeats', () => {
+      expect(boundedSearchWords(words(MAX_SEARCH_WORDS), 'SearchText')).toHaveLength(MAX_SEARCH_WORDS);
+      expect(boundedSearchWords(`${words(MAX_SEARCH_WORDS)} w0 W0`, 'SearchText')).toHaveLength(
+        MAX_SEARCH_WORDS,
+      );
+    });
+
+    it.each([
+      ['too many words', words(MAX_SEARCH_WORDS + 1), `at most ${MAX_SEARCH_WORDS} words`],
+      [
+        '512 one-character words',
+        Array.from({ length: 512 }, (_, at) => String.fromCodePoint(0x4e00 + at)).join(' '),
+        `at most ${MAX_SEARCH_WORDS} words`,
+      ],
+      ['too long a text', 'x'.repeat(1025), 'at most 1024 characters'],
+    ])('refuses %s, naming the property and the bound', (_name, text, bound) => {
+      expect(() => boundedSearchWords(text, 'View.Search')).toThrow(OutOfBoundsError);
+      try {
+        boundedSearchWords(text, 'View.Search');
+      } catch (error) {
+        expect((error as OutOfBoundsError).problems).toEqual([
+          { Property: 'View.Search', Problem: expect.stringContaining(bound) },
+        ]);
+      }
+    });
   });
 });
