@@ -40,7 +40,7 @@ export async function runInWorker(
   try {
     return await worker.run({ ...job, deadline: deadlineFrom(Date.now()) }, lookup);
   } finally {
-    if (worker.usable && idle.length < MAX_IDLE) idle.push(worker);
+    if (worker.usable && idle.length < MAX_IDLE) idle.push(worker.hold(false));
     else worker.stop();
     // The next request must not wait for a start when this one cost the worker; the start waits a
     // moment, so that it does not compete for the CPU with the answer to this request.
@@ -50,10 +50,10 @@ export async function runInWorker(
 
 function acquire(): Promise<ScriptWorker> {
   const warm = idle.pop();
-  if (warm) return Promise.resolve(warm);
+  if (warm) return Promise.resolve(warm.hold(true));
   const next = starting ?? ScriptWorker.start();
   starting = undefined;
-  return next;
+  return next.then((worker) => worker.hold(true));
 }
 
 function warmUp(): void {
@@ -65,7 +65,7 @@ function warmUp(): void {
     (worker) => {
       if (starting !== next) return;
       starting = undefined;
-      if (idle.length < MAX_IDLE) idle.push(worker);
+      if (idle.length < MAX_IDLE) idle.push(worker.hold(false));
       else worker.stop();
     },
     () => {
@@ -77,15 +77,17 @@ function warmUp(): void {
 class ScriptWorker {
   private alive = true;
   private busy = false;
+  /** What the worker threw, if it did: it then exits. */
+  failure: Error | undefined;
 
   private constructor(
     private readonly worker: Worker,
     private readonly signal: Int32Array,
     private readonly answers: MessagePort,
   ) {
-    // An idle worker keeps no process alive (tests, the benchmark); a running job has its timer.
-    worker.unref();
-    worker.on('error', () => undefined);
+    worker.on('error', (error) => {
+      this.failure = error;
+    });
     worker.on('exit', () => {
       this.alive = false;
       const at = idle.indexOf(this);
@@ -110,10 +112,21 @@ class ScriptWorker {
         worker.off('message', onMessage);
         resolve(started);
       };
-      const onExit = (code: number) => reject(new Error(`the script worker exited at start (${code})`));
+      const onExit = (code: number) =>
+        reject(new Error(`the script worker exited at start (${code}): ${started.failure?.message}`));
       worker.on('message', onMessage);
       worker.once('exit', onExit);
     });
+  }
+
+  /**
+   * Whether the worker keeps the process alive: while it starts or runs a job it does (a process awaiting
+   * it must not exit), idle it does not (a test or the benchmark ends with its work).
+   */
+  hold(held: boolean): this {
+    if (held) this.worker.ref();
+    else this.worker.unref();
+    return this;
   }
 
   get usable(): boolean {
@@ -171,7 +184,9 @@ class ScriptWorker {
         }
       };
       const onExit = () =>
-        finish(() => resolve({ kind: 'crashed', script, what: 'the script worker exited' }));
+        finish(() =>
+          resolve({ kind: 'crashed', script, what: `the script worker exited (${this.failure?.message})` }),
+        );
       worker.on('message', onMessage);
       worker.once('exit', onExit);
       arm(job.deadline);
@@ -192,15 +207,16 @@ class ScriptWorker {
  * the worker loads too), or the bundle's script-worker.mjs (infra/bundling.ts), beside this file or one
  * level up when this module landed in a chunk.
  */
-function workerEntry(): { url: URL; execArgv?: string[] } {
+function workerEntry(): { url: URL; execArgv: string[] } {
   const here = import.meta.url;
   if (here.endsWith('.ts')) {
     const tsx = pathToFileURL(createRequire(here).resolve('tsx')).href;
-    return { url: new URL('./script-worker.ts', here), execArgv: [...process.execArgv, '--import', tsx] };
+    return { url: new URL('./script-worker.ts', here), execArgv: ['--import', tsx] };
   }
   for (const candidate of ['./script-worker.mjs', '../script-worker.mjs']) {
     const url = new URL(candidate, here);
-    if (existsSync(url)) return { url };
+    // None of the process's own flags (an --input-type, a test runner's): NODE_OPTIONS applies anyway.
+    if (existsSync(url)) return { url, execArgv: [] };
   }
   throw new Error('script-worker.mjs is missing from the bundle');
 }
