@@ -28,6 +28,9 @@ export async function runJob(
     sandbox.install(PRELUDE, host, job.state, job.deadline);
     for (const [index, script] of job.scripts.entries()) {
       deadline = Math.min(job.deadline, Date.now() + script.timeOutMs);
+      // The engine checks the deadline only now and then: a short script would finish past it.
+      if (Date.now() >= deadline)
+        return { kind: 'failed', script: index, what: describe({ kind: 'timeout' }) };
       starting(index, deadline);
       const outcome = sandbox.evaluate(script.code, script.filename, deadline);
       if (outcome.kind !== 'ok' || sandbox.stopped) return ended(outcome, sandbox, index);
