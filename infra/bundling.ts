@@ -1,4 +1,4 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { type BuildOptions, type BuildResult, build, type Plugin } from 'esbuild';
@@ -14,6 +14,16 @@ import { buildWeb } from '../web/build';
 export const projectRoot = resolve(import.meta.dirname, '..');
 
 const WEB_ASSETS_MODULE = 'lib/http/web-assets.ts';
+
+/**
+ * A bundle that runs server scripts starts their worker thread (lib/scripts/worker-pool.ts) from a file of
+ * its own: the worker's module is a second entry point, written as script-worker.mjs beside index.mjs.
+ */
+const SCRIPT_WORKER = {
+  host: 'lib/scripts/worker-pool.ts',
+  entry: 'lib/scripts/script-worker.ts',
+  name: 'script-worker',
+} as const;
 
 /** The file Lambda loads: `index.handler` names its export `handler`. */
 export const BUNDLE_FILE = 'index.mjs';
@@ -86,11 +96,21 @@ export const lambdaCredentialsFromEnv: Plugin = {
   },
 };
 
-/** The build of one handler module (path relative to the project root) into `outdir`/index.mjs. */
-export function bundleOptions(entry: string, outdir: string): BuildOptions & { metafile: true } {
+/**
+ * The build of one handler module (path relative to the project root) into `outdir`/index.mjs, with the
+ * script worker's entry when the handler runs server scripts.
+ */
+export function bundleOptions(
+  entry: string,
+  outdir: string,
+  withScriptWorker = false,
+): BuildOptions & { metafile: true } {
+  const worker: Record<string, string> = withScriptWorker
+    ? { [SCRIPT_WORKER.name]: resolve(projectRoot, SCRIPT_WORKER.entry) }
+    : {};
   return {
     absWorkingDir: projectRoot,
-    entryPoints: { [BUNDLE_FILE.replace(/\.mjs$/, '')]: resolve(projectRoot, entry) },
+    entryPoints: { [BUNDLE_FILE.replace(/\.mjs$/, '')]: resolve(projectRoot, entry), ...worker },
     outdir: resolve(outdir),
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -130,7 +150,13 @@ export async function bundle({
   outdir,
   extraFiles = {},
 }: BundleRequest): Promise<BuildResult<{ metafile: true }>> {
-  const result = await build(bundleOptions(entry, outdir));
+  let result = await build(bundleOptions(entry, outdir));
+  if (Object.keys(result.metafile.inputs).includes(SCRIPT_WORKER.host)) {
+    // Known only once the handler's imports are; the first build's files go, none is left in the asset.
+    for (const file of Object.keys(result.metafile.outputs))
+      await rm(resolve(projectRoot, file), { force: true });
+    result = await build(bundleOptions(entry, outdir, true));
+  }
   await mkdir(outdir, { recursive: true });
   for (const [name, source] of Object.entries(extraFiles)) await copyFile(source, join(outdir, name));
   // A function that serves the browser UI (lib/http/web-assets.ts) carries its files in web/ beside it.

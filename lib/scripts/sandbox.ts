@@ -4,7 +4,8 @@ import { discardEngine, quickjs } from './engine';
 /**
  * One QuickJS runtime and context: nothing of the host is in it but the functions handed to `install`,
  * which take and give primitives only (objects cross as JSON text). A sandbox serves one run of a
- * request's scripts and is disposed after it, so nothing a script does outlives the run.
+ * request's scripts and is disposed after it, so nothing a script does outlives the run. It runs inside
+ * the script worker (lib/scripts/script-worker.ts), never on a thread that serves requests.
  */
 
 /** The runtime's own heap limit, inside the wasm instance's 64 MiB (lib/scripts/engine.ts). */
@@ -24,8 +25,8 @@ export type Outcome =
   | { readonly kind: 'thrown'; readonly message: string }
   | { readonly kind: 'timeout' }
   | { readonly kind: 'memory' }
-  /** `stop()` was called: the host needs something before the run can go on. */
-  | { readonly kind: 'stopped' }
+  /** `stop(reason)` was called by a host function: the run cannot go on. */
+  | { readonly kind: 'stopped'; readonly reason: string }
   /** The engine failed beneath the script (Node's own stack overflowed inside the wasm, an abort). */
   | { readonly kind: 'crashed'; readonly message: string };
 
@@ -36,7 +37,7 @@ export class EngineFailure extends Error {
 
 export class Sandbox {
   private deadline = 0;
-  private stopping = false;
+  private stopping: string | undefined;
   private broken = false;
 
   private constructor(
@@ -45,7 +46,7 @@ export class Sandbox {
   ) {
     runtime.setMemoryLimit(MEMORY_LIMIT);
     runtime.setMaxStackSize(STACK_LIMIT);
-    runtime.setInterruptHandler(() => this.stopping || Date.now() > this.deadline);
+    runtime.setInterruptHandler(() => this.stopping !== undefined || Date.now() > this.deadline);
   }
 
   static async open(): Promise<Sandbox> {
@@ -55,11 +56,12 @@ export class Sandbox {
   }
 
   /** Asks the running script to stop at the engine's next check; what it returns is then discarded. */
-  stop(): void {
-    this.stopping = true;
+  stop(reason: string): void {
+    this.stopping ??= reason;
   }
 
-  get stopped(): boolean {
+  /** Why a host function stopped the run, if one did. */
+  get stopped(): string | undefined {
     return this.stopping;
   }
 
@@ -67,9 +69,9 @@ export class Sandbox {
    * Evaluates `prelude`, a function expression, and calls it with an object of the host functions and
    * `data`; the prelude builds the script's globals from them.
    */
-  install(prelude: string, host: Readonly<Record<string, HostFunction>>, data: string, timeoutMs: number) {
+  install(prelude: string, host: Readonly<Record<string, HostFunction>>, data: string, deadline: number) {
     const { vm } = this;
-    const outcome = this.guard(timeoutMs, () => {
+    const outcome = this.guard(deadline, () => {
       const hostObject = vm.newObject();
       for (const [name, fn] of Object.entries(host)) {
         const handle = vm.newFunction(name, (...args) =>
@@ -88,9 +90,9 @@ export class Sandbox {
     if (outcome.kind !== 'ok') throw new EngineFailure(`the prelude failed: ${JSON.stringify(outcome)}`);
   }
 
-  /** Runs one piece of script code within `timeoutMs`. */
-  evaluate(code: string, filename: string, timeoutMs: number): Outcome {
-    return this.guard(timeoutMs, () => this.vm.evalCode(code, filename));
+  /** Runs one piece of script code until `deadline` (epoch ms) at the latest. */
+  evaluate(code: string, filename: string, deadline: number): Outcome {
+    return this.guard(deadline, () => this.vm.evalCode(code, filename));
   }
 
   dispose(): void {
@@ -103,9 +105,9 @@ export class Sandbox {
     }
   }
 
-  private guard(timeoutMs: number, run: () => ReturnType<QuickJSContext['evalCode']>): Outcome {
+  private guard(deadline: number, run: () => ReturnType<QuickJSContext['evalCode']>): Outcome {
     if (this.broken) throw new EngineFailure('the engine failed earlier in this run');
-    this.deadline = Date.now() + timeoutMs;
+    this.deadline = deadline;
     try {
       return this.settle(run());
     } catch (error) {
@@ -126,7 +128,7 @@ export class Sandbox {
     const error = this.vm.dump(result.error) as { name?: string; message?: string } | string;
     result.error.dispose();
     const { name = 'Error', message = String(error) } = typeof error === 'object' ? (error ?? {}) : {};
-    if (this.stopping) return { kind: 'stopped' };
+    if (this.stopping !== undefined) return { kind: 'stopped', reason: this.stopping };
     if (name === 'InternalError' && message === 'interrupted') return { kind: 'timeout' };
     if (name === 'InternalError' && message === 'out of memory') return { kind: 'memory' };
     return { kind: 'thrown', message: `${name}: ${message}` };

@@ -134,6 +134,40 @@ describe('the server-script sandbox in bundles', () => {
   );
 });
 
+describe('the script worker in bundles', () => {
+  it.each(['items-create', 'items-get', 'items-update', 'items-delete'])(
+    'ships beside %s as script-worker.mjs',
+    async (handler) => {
+      await bundle({ entry: `functions/${handler}.ts`, outdir: join(outdir, `worker-${handler}`) });
+      expect(readdirSync(join(outdir, `worker-${handler}`))).toContain('script-worker.mjs');
+    },
+    SYNTH_TIMEOUT_MS,
+  );
+
+  it(
+    'runs scripts from the bundle, answers lookups, and stops a stuck built-in at the deadline',
+    async () => {
+      const dir = join(outdir, 'script-worker');
+      await bundle({ entry: 'test/fixtures/script-worker-handler.ts', outdir: dir });
+      const script = `
+        const { handler } = await import(${JSON.stringify(pathToFileURL(join(dir, BUNDLE_FILE)).href)});
+        console.log(JSON.stringify(await handler()));`;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH },
+      });
+      expect(child.stderr).toBe('');
+      const { looked, stuck, stuckMs } = JSON.parse(child.stdout);
+      expect(looked.kind).toBe('done');
+      expect(JSON.parse(looked.result).model).toEqual({ Title: 'looked up' });
+      expect(stuck).toMatchObject({ kind: 'failed', what: expect.stringMatching(/ran out of time/) });
+      // 13 s when nothing stops the built-in.
+      expect(stuckMs).toBeLessThan(3000);
+    },
+    SYNTH_TIMEOUT_MS,
+  );
+});
+
 describe('the S3 client', () => {
   // ~20 ms of a cold start: a function pays for it with its first S3 call, not with every start.
   it.each(['binaries-upload', 'binaries-guid-upload', 'binaries-get', 'binaries-download', 'binaries-show'])(

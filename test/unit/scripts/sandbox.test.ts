@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../../lib/accounts/principal';
+import { loadSettings, useSettings } from '../../../lib/config/settings';
 import { type LookupKey, RequestScripts, type RunOutcome } from '../../../lib/scripts/runner';
 import type { Site } from '../../../lib/sites/model';
 import type { ServerScript } from '../../../lib/sites/site-scripts';
@@ -57,8 +58,65 @@ const done = (outcome: RunOutcome | undefined) => {
   return outcome;
 };
 
+// The first run starts the script worker; the limits are measured on a warm one, as in production.
+beforeAll(async () => {
+  await runOne('model.NumA = 1;');
+}, 60_000);
+afterEach(() => useSettings(undefined));
+
+/** Time past a limit the tests accept: the machine is shared and loaded; before issue 23 it was 13 s. */
+const MARGIN_MS = 2000;
+
 describe('server-script sandbox', () => {
   describe('limits', () => {
+    it('stops a script stuck in a built-in that never checks the interrupt handler', async () => {
+      const started = Date.now();
+      const outcome = await runOne("'a'.repeat(180000).indexOf('a'.repeat(90000) + 'b');", { TimeOut: 200 });
+      expect(Date.now() - started).toBeLessThan(200 + MARGIN_MS);
+      expect(outcome).toEqual({ kind: 'failed', reason: expect.stringMatching(/"test".*ran out of time/) });
+      expect(done(await runOne('model.NumA = 2;')).model.NumA).toBe(2);
+    });
+
+    it('counts the lookups a script waits for against the time limit', async () => {
+      useSettings({ ...loadSettings(), Script: { ServerScript: true, ServerScriptTimeOut: 500 } });
+      const slow = async () => new Promise((resolve) => setTimeout(() => resolve([{ Title: 'x' }]), 20));
+      const site = siteWith([
+        { Name: 'test', Body: 'for (let i = 0; i < 99; i++) items.Get(i);', BeforeUpdate: true },
+      ]);
+      const started = Date.now();
+      const outcome = await request(slow).run('BeforeUpdate', site, { Title: '' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+      expect(Date.now() - started).toBeLessThan(500 + MARGIN_MS);
+      expect(outcome).toEqual({ kind: 'failed', reason: expect.stringMatching(/"test".*ran out of time/) });
+    });
+
+    it('shares one deadline between the conditions of a request, the time between them included', async () => {
+      useSettings({ ...loadSettings(), Script: { ServerScript: true, ServerScriptTimeOut: 1000 } });
+      const site = siteWith([
+        { Name: 'before', Body: 'model.Title = "b";', BeforeUpdate: true },
+        { Name: 'after', Body: 'model.Title = "a";', AfterUpdate: true },
+      ]);
+      const scripts = request();
+      expect((await scripts.run('BeforeUpdate', site, { Title: '' }))?.kind).toBe('done');
+      // The save between Before and After (here a pause) is the request's time too.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect(await scripts.run('AfterUpdate', site, { Title: '' })).toEqual({
+        kind: 'failed',
+        reason: expect.stringMatching(/"after".*ran out of time/),
+      });
+      expect((await request().run('AfterUpdate', site, { Title: '' }))?.kind).toBe('done');
+    });
+
+    it('fails the run with the error of a lookup that fails', async () => {
+      const site = siteWith([{ Body: 'items.GetSite(3);', BeforeUpdate: true }]);
+      const failing = async () => {
+        throw new Error('storage is down');
+      };
+      await expect(request(failing).run('BeforeUpdate', site, { Title: '' })).rejects.toThrow(
+        'storage is down',
+      );
+    });
+
     it('stops an endless loop at the script TimeOut, naming the script', async () => {
       const started = Date.now();
       const outcome = await runOne('while (true) {}', { TimeOut: 200 });
@@ -181,7 +239,7 @@ describe('server-script sandbox', () => {
       expect(done(await request().run('AfterUpdate', later, { Title: 'x' })).model.Title).toBeUndefined();
     });
 
-    it('restarts a run for a lookup and keeps only the finished run', async () => {
+    it('answers lookups while the script waits, running it once', async () => {
       const asked: LookupKey[] = [];
       const scripts = request(async (key) => {
         asked.push(key);
