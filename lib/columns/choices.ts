@@ -100,9 +100,10 @@ export function parseChoicesText(choicesText: string | undefined | null): Parsed
 }
 
 function parsePlain(text: string): StaticChoice {
+  // Parts are not trimmed: the reference trims the line only, so "100, A" shows " A".
   const [value = '', text_, textMini, cssClass, style] = text
     .split(SPLIT)
-    .map((part) => part.trim().replaceAll('\\,', ','));
+    .map((part) => part.replaceAll('\\,', ','));
   const shown = text_ || value;
   return {
     kind: 'static',
@@ -133,15 +134,15 @@ function parseSpecial(inner: string): { entry: ChoiceSource; warnings: string[] 
         },
         warnings,
       };
+  }
+  // The reference matches these lines whole, so an option makes the line something else.
+  switch (inner) {
     case 'Depts':
-      onlyOptions([]);
       return { entry: { kind: 'depts' }, warnings };
     case 'Groups':
     case 'Groups*':
-      onlyOptions([]);
-      return { entry: { kind: 'groups', scope: head === 'Groups' ? 'site' : 'tenant' }, warnings };
+      return { entry: { kind: 'groups', scope: inner === 'Groups' ? 'site' : 'tenant' }, warnings };
     case 'TimeZones':
-      onlyOptions([]);
       return { entry: { kind: 'timeZones' }, warnings };
   }
   // The reference reads the site id with ToLong, so "123*" or "abc" is 0 and the link is discarded.
