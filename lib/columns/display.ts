@@ -1,15 +1,21 @@
-import { staticChoices } from './choices';
+import { type ChoiceSource, choiceSources, staticChoices } from './choices';
 import type { DateFormat, Language } from './definitions';
 import type { Column, RoundingType } from './model';
 
 /**
  * One place for how a stored value is shown (reference/pleasanter-columns.md 8, the KeyValues table):
  * `Value` is the stored value, `DisplayValue` what the API answers by default, `Text` the grid text.
- * Only the static cases live here; user names, link titles and the composite Title need lookups and are
- * resolved by the caller before (or instead of) asking this.
+ * Names that need a lookup (users, departments, groups, linked records' titles) come from the caller's
+ * `resolve`; without it such a value is shown as stored. The composite Title (TitleColumns) is the
+ * caller's too.
  */
 export type ValueForm = 'DisplayValue' | 'Value' | 'Text';
 export type Shown = string | number | boolean | null;
+
+/** A dynamic choice's text: a user's, department's or group's name, a linked record's title; undefined if unknown. */
+export type ChoiceResolver = (source: ChoiceSource, value: string) => string | undefined;
+
+const SITE_USERS: ChoiceSource = { kind: 'users', scope: 'site', showDeptName: false };
 
 /** App_Data/Displays/{format}Format.json, ja and the default (en) bodies. */
 const DATE_PATTERNS: Readonly<Record<Language, Readonly<Record<DateFormat, string>>>> = {
@@ -41,6 +47,7 @@ export function displayValue(
   value: unknown,
   language: Language,
   form: ValueForm = 'DisplayValue',
+  resolve?: ChoiceResolver,
 ): Shown {
   if (form === 'Value') return isEmpty(value) && value !== '' ? null : (value as Shown);
   switch (column.kind) {
@@ -52,9 +59,11 @@ export function displayValue(
       return form === 'Text' ? (value === true ? 'True' : 'False') : value === true;
     case 'date':
       return dateShown(column, value, language, form);
+    case 'user':
+      return userShown(column, value, resolve);
     case 'text':
-      return staticChoices(column.choices).length > 0
-        ? choiceShown(column, value)
+      return column.choices.entries.length > 0
+        ? choiceShown(column, value, resolve)
         : isEmpty(value)
           ? null
           : String(value);
@@ -63,18 +72,41 @@ export function displayValue(
   }
 }
 
-function choiceText(column: Column, value: string): string | undefined {
-  return staticChoices(column.choices).find((choice) => choice.value === value)?.text;
+function choiceText(column: Column, value: string, resolve?: ChoiceResolver): string | undefined {
+  const found = staticChoices(column.choices).find((choice) => choice.value === value)?.text;
+  if (found !== undefined || !resolve) return found;
+  for (const source of choiceSources(column.choices)) {
+    const name = resolve(source, value);
+    if (name !== undefined) return name;
+  }
+  return undefined;
 }
 
-/** A value missing from the choices is shown as `? value`, as the reference shows a stale choice. */
-function choiceShown(column: Column, value: unknown): string | null {
+/**
+ * A value missing from the choices is shown as `? value`, as the reference shows a stale choice or a
+ * link to a record that is gone; without a resolver a dynamic column's value is shown as stored.
+ */
+function choiceShown(column: Column, value: unknown, resolve?: ChoiceResolver): string | null {
   if (isEmpty(value)) return null;
   const text = String(value);
-  const one = (part: string) => choiceText(column, part) ?? `? ${part}`;
+  const dynamic = choiceSources(column.choices).length > 0;
+  const missing = (part: string) => (dynamic && !resolve ? part : `? ${part}`);
+  const one = (part: string) => choiceText(column, part, resolve) ?? missing(part);
   if (!column.multipleSelections) return one(text);
   const parts = multiple(text);
-  return parts ? parts.map((part) => choiceText(column, part) ?? part).join(', ') : one(text);
+  return parts ? parts.map((part) => choiceText(column, part, resolve) ?? part).join(', ') : one(text);
+}
+
+/** Manager, Owner, Creator, Updator: the user's name by the column's source ([[Users]] unless changed). */
+function userShown(column: Column, value: unknown, resolve?: ChoiceResolver): Shown {
+  if (isEmpty(value)) return null;
+  const id = String(value);
+  const sources = choiceSources(column.choices);
+  for (const source of sources.length > 0 ? sources : [SITE_USERS]) {
+    const name = resolve?.(source, id);
+    if (name !== undefined) return name;
+  }
+  return value as Shown;
 }
 
 function multiple(text: string): string[] | undefined {

@@ -150,3 +150,24 @@ describe('columns/display', () => {
     });
   });
 });
+
+describe('columns/display with a resolver', () => {
+  const names: Record<string, string> = { 'users:5': 'Taro', 'link:123': 'Parent A', 'depts:2': 'Sales' };
+  const resolve = (source: { kind: string }, value: string) => names[`${source.kind}:${value}`];
+
+  it.each<[string, Record<string, unknown>, unknown, Shown, Shown]>([
+    ['Manager', {}, 5, 'Taro', 5],
+    ['Owner', {}, 9, 9, 9],
+    ['Creator', {}, null, null, null],
+    ['ClassA', { ChoicesText: '[[Users]]' }, '5', 'Taro', '5'],
+    ['ClassA', { ChoicesText: '[[Depts]]' }, '2', 'Sales', '2'],
+    ['ClassA', { ChoicesText: '[[77]]' }, '123', 'Parent A', '123'],
+    ['ClassA', { ChoicesText: '[[77]]' }, '124', '? 124', '124'],
+    ['ClassA', { ChoicesText: '[{"SiteId":77}]' }, '123', 'Parent A', '123'],
+    ['ClassA', { ChoicesText: '0,None\n[[77]]' }, '0', 'None', 'None'],
+    ['ClassA', { ChoicesText: '[[77]]', MultipleSelections: true }, '["123","9"]', 'Parent A, 9', '123, 9'],
+  ])('shows %s %j of %j as %j, or %j without a resolver', (name, entry, value, resolved, unresolved) => {
+    expect(displayValue(columnOf(name, entry), value, 'ja', 'DisplayValue', resolve)).toEqual(resolved);
+    expect(displayValue(columnOf(name, entry), value, 'ja')).toEqual(unresolved);
+  });
+});
