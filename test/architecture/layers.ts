@@ -19,6 +19,7 @@ export const layers: readonly (readonly string[])[] = [
     'lib/config/',
     'lib/storage/',
   ],
+  ['lib/columns/'],
   ['lib/files/'],
   ['lib/accounts/'],
   ['lib/sessions/'],

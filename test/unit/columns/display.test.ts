@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import type { Language } from '../../../lib/columns/definitions';
+import { displayValue, formatDate, round, type Shown, type ValueForm } from '../../../lib/columns/display';
+import { type Column, columnsOf, type RoundingType } from '../../../lib/columns/model';
+
+const columnOf = (name: string, entry: Record<string, unknown> = {}, language: Language = 'ja'): Column => {
+  const column = columnsOf('Issues', [{ ColumnName: name, ...entry }], language).byName.get(name);
+  if (!column) throw new Error(name);
+  return column;
+};
+
+type Row = [string, Record<string, unknown>, unknown, ValueForm, Shown];
+
+describe('columns/display', () => {
+  describe('displayValue', () => {
+    it.each<Row>([
+      ['Status', {}, 100, 'DisplayValue', '未着手'],
+      ['Status', {}, 100, 'Value', 100],
+      ['Status', {}, 100, 'Text', '未着手'],
+      ['Status', {}, '900', 'DisplayValue', '完了'],
+      ['Status', {}, 999, 'DisplayValue', null],
+      ['Status', {}, null, 'DisplayValue', null],
+      ['Status', { ChoicesText: '10,Open\n20,Closed' }, 20, 'DisplayValue', 'Closed'],
+    ])('shows %s %j of %j as %s %j', (name, entry, value, form, shown) => {
+      expect(displayValue(columnOf(name, entry), value, 'ja', form)).toEqual(shown);
+    });
+
+    const products = { ChoicesText: 'AC7459,製品A\nAC7460,製品B' };
+    it.each<Row>([
+      ['ClassA', products, 'AC7459', 'DisplayValue', '製品A'],
+      ['ClassA', products, 'AC7459', 'Value', 'AC7459'],
+      ['ClassA', products, 'AC7459', 'Text', '製品A'],
+      ['ClassA', products, 'X', 'DisplayValue', '? X'],
+      ['ClassA', products, 'X', 'Text', '? X'],
+      ['ClassA', products, '', 'DisplayValue', null],
+      ['ClassA', products, null, 'DisplayValue', null],
+      [
+        'ClassA',
+        { ...products, MultipleSelections: true },
+        '["AC7459","X","AC7460"]',
+        'DisplayValue',
+        '製品A, X, 製品B',
+      ],
+      ['ClassA', { ...products, MultipleSelections: true }, '["AC7459"]', 'Value', '["AC7459"]'],
+      ['ClassA', { ...products, MultipleSelections: true }, 'AC7460', 'DisplayValue', '製品B'],
+      ['ClassA', {}, 'free text', 'DisplayValue', 'free text'],
+      ['Title', {}, 'A title', 'Text', 'A title'],
+      ['DescriptionA', {}, 'text', 'DisplayValue', 'text'],
+      ['DescriptionA', {}, '', 'DisplayValue', null],
+    ])('shows the choice column %s %j of %j as %s %j', (name, entry, value, form, shown) => {
+      expect(displayValue(columnOf(name, entry), value, 'ja', form)).toEqual(shown);
+    });
+
+    const yen = { DecimalPlaces: 2, Unit: '円' };
+    it.each<Row>([
+      ['NumA', yen, 1234.5, 'DisplayValue', 1234.5],
+      ['NumA', yen, 1234.5, 'Value', 1234.5],
+      ['NumA', yen, 1234.5, 'Text', '1234.5円'],
+      ['NumA', yen, 1234.567, 'Text', '1234.57円'],
+      ['NumA', { ...yen, RoundingType: 30 }, 1234.567, 'Text', '1234.56円'],
+      ['NumA', { Unit: '円' }, 1234.5, 'Text', '1235円'],
+      ['NumA', {}, 1234, 'Text', '1234'],
+      ['NumA', {}, '12.0', 'Text', '12'],
+      ['NumA', {}, null, 'DisplayValue', 0],
+      ['NumA', yen, null, 'Text', '0円'],
+      ['NumA', { Nullable: true }, null, 'DisplayValue', null],
+      ['NumA', { Nullable: true }, null, 'Text', null],
+      ['WorkValue', {}, 2.25, 'Text', '2.3h'],
+      ['ProgressRate', {}, 50, 'Text', '50%'],
+    ])('shows the number %s %j of %j as %s %j', (name, entry, value, form, shown) => {
+      expect(displayValue(columnOf(name, entry), value, 'ja', form)).toEqual(shown);
+    });
+
+    it.each<Row>([
+      ['CheckA', {}, true, 'DisplayValue', true],
+      ['CheckA', {}, true, 'Value', true],
+      ['CheckA', {}, true, 'Text', 'True'],
+      ['CheckA', {}, false, 'Text', 'False'],
+      ['CheckA', {}, null, 'DisplayValue', false],
+      ['Locked', {}, true, 'Text', 'True'],
+    ])('shows the check %s %j of %j as %s %j', (name, entry, value, form, shown) => {
+      expect(displayValue(columnOf(name, entry), value, 'ja', form)).toEqual(shown);
+    });
+
+    it.each<[string, Record<string, unknown>, unknown, ValueForm, Language, Shown]>([
+      ['DateA', {}, '2024-05-01T00:00:00', 'DisplayValue', 'ja', '2024/05/01'],
+      ['DateA', {}, '2024-05-01T00:00:00', 'DisplayValue', 'en', '05/01/2024'],
+      ['DateA', {}, '2024-05-01T00:00:00', 'Text', 'en', '05/01/2024'],
+      ['DateA', {}, '2024-05-01T00:00:00', 'Value', 'ja', '2024-05-01T00:00:00'],
+      [
+        'DateA',
+        { EditorFormat: 'Ymdahm' },
+        '2024-05-01T09:05:00',
+        'DisplayValue',
+        'ja',
+        '2024/05/01 水 09:05',
+      ],
+      [
+        'DateA',
+        { EditorFormat: 'Ymdahm' },
+        '2024-05-01T09:05:00',
+        'DisplayValue',
+        'en',
+        'Wed, 05/01/2024 09:05',
+      ],
+      ['DateA', {}, '1899-12-30T00:00:00', 'DisplayValue', 'ja', ''],
+      ['DateA', {}, '2101-01-01T00:00:00', 'DisplayValue', 'ja', ''],
+      ['DateA', {}, null, 'DisplayValue', 'ja', null],
+      ['DateA', {}, null, 'Text', 'ja', ''],
+      ['StartTime', {}, '2024-05-01T00:00:00', 'DisplayValue', 'en', '05/01/2024'],
+      ['CreatedTime', {}, '2024-05-01T09:30:15', 'DisplayValue', 'ja', '2024-05-01T09:30:15'],
+      ['UpdatedTime', {}, '2024-05-01T09:30:15', 'Text', 'ja', '2024/05/01 水 09:30:15'],
+      ['UpdatedTime', {}, '2024-05-05T09:30:15', 'Text', 'en', '2024/05/05 Sun 09:30:15'],
+      ['CompletionTime', {}, '2024-05-01T00:00:00', 'DisplayValue', 'ja', '2024-05-01T00:00:00'],
+      ['CompletionTime', {}, '2024-05-01T00:00:00', 'Text', 'ja', '2024/05/01'],
+    ])('shows the date %s %j of %j as %s in %s: %j', (name, entry, value, form, language, shown) => {
+      expect(displayValue(columnOf(name, entry, language), value, language, form)).toEqual(shown);
+    });
+  });
+
+  describe('formatDate', () => {
+    it.each<[string, 'Ymd' | 'Ymda' | 'Ymdahm' | 'Ymdahms', Language, string]>([
+      ['2026-11-27T13:04:05', 'Ymd', 'ja', '2026/11/27'],
+      ['2026-11-27T13:04:05', 'Ymda', 'ja', '2026/11/27 金'],
+      ['2026-11-27T13:04:05', 'Ymda', 'en', 'Fri, 11/27/2026'],
+      ['2026-11-27T13:04:05', 'Ymdahms', 'en', '2026/11/27 Fri 13:04:05'],
+      ['2026-11-27', 'Ymdahm', 'ja', '2026/11/27 金 00:00'],
+      ['not a date', 'Ymd', 'ja', ''],
+    ])('formats %s as %s in %s: %s', (local, format, language, shown) => {
+      expect(formatDate(local, format, language)).toBe(shown);
+    });
+  });
+
+  describe('round', () => {
+    it.each<[number, number, RoundingType, number]>([
+      [1.005, 2, 10, 1.01],
+      [-1.25, 1, 10, -1.3],
+      [2.5, 0, 10, 3],
+      [-1.21, 1, 20, -1.2],
+      [1.21, 1, 20, 1.3],
+      [-1.29, 1, 30, -1.2],
+      [1.29, 1, 40, 1.2],
+      [-1.21, 1, 40, -1.3],
+      [2.5, 0, 50, 2],
+      [3.5, 0, 50, 4],
+      [-2.5, 0, 50, -2],
+      [-0.4, 0, 10, 0],
+    ])('rounds %d to %d places by type %d: %d', (value, places, type, rounded) => {
+      expect(round(value, places, type)).toBe(rounded);
+    });
+  });
+});
+
+describe('columns/display with a resolver', () => {
+  const names: Record<string, string> = { 'users:5': 'Taro', 'link:123': 'Parent A', 'depts:2': 'Sales' };
+  const resolve = (source: { kind: string }, value: string) => names[`${source.kind}:${value}`];
+
+  it.each<[string, Record<string, unknown>, unknown, Shown, Shown]>([
+    ['Manager', {}, 5, 'Taro', 5],
+    ['Owner', {}, 9, 9, 9],
+    ['Creator', {}, null, null, null],
+    ['ClassA', { ChoicesText: '[[Users]]' }, '5', 'Taro', '5'],
+    ['ClassA', { ChoicesText: '[[Depts]]' }, '2', 'Sales', '2'],
+    ['ClassA', { ChoicesText: '[[77]]' }, '123', 'Parent A', '123'],
+    ['ClassA', { ChoicesText: '[[77]]' }, '124', '? 124', '124'],
+    ['ClassA', { ChoicesText: '[{"SiteId":77}]' }, '123', 'Parent A', '123'],
+    ['ClassA', { ChoicesText: '0,None\n[[77]]' }, '0', 'None', 'None'],
+    ['ClassA', { ChoicesText: '[[77]]', MultipleSelections: true }, '["123","9"]', 'Parent A, 9', '123, 9'],
+  ])('shows %s %j of %j as %j, or %j without a resolver', (name, entry, value, resolved, unresolved) => {
+    expect(displayValue(columnOf(name, entry), value, 'ja', 'DisplayValue', resolve)).toEqual(resolved);
+    expect(displayValue(columnOf(name, entry), value, 'ja')).toEqual(unresolved);
+  });
+});
