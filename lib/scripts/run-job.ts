@@ -25,7 +25,11 @@ export async function runJob(
   try {
     let deadline = job.deadline;
     const host = hostFunctions(job, sandbox, (key) => ask(key, deadline));
-    sandbox.install(PRELUDE, host, job.state, job.deadline);
+    // A request whose time is already spent (the save between Before and After counts) runs nothing.
+    if (Date.now() >= job.deadline) return { kind: 'failed', script: 0, what: describe({ kind: 'timeout' }) };
+    // The prelude is Kiroku's own short code, given no deadline: interrupted half-way, it would leave
+    // the run without its globals, and a late start would fail as an engine fault, not as the time limit.
+    sandbox.install(PRELUDE, host, job.state, Number.MAX_SAFE_INTEGER);
     for (const [index, script] of job.scripts.entries()) {
       deadline = Math.min(job.deadline, Date.now() + script.timeOutMs);
       // The engine checks the deadline only now and then: a short script would finish past it.

@@ -81,7 +81,11 @@ export class Sandbox {
         handle.dispose();
       }
       const made = vm.evalCode(prelude, 'prelude.js');
-      if (made.error) return made;
+      if (made.error) {
+        // Every handle freed: a runtime disposed with one alive aborts the engine.
+        hostObject.dispose();
+        return made;
+      }
       const text = vm.newString(data);
       const result = vm.callFunction(made.value, vm.undefined, hostObject, text);
       for (const handle of [made.value, hostObject, text]) handle.dispose();
