@@ -19,6 +19,10 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
+/** The start of a JFIF file: `show` serves an image inline only when its bytes and its name agree. */
+const JPEG = Buffer.from([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9,
+]);
 const image = (extra: object = {}) => ({ Base64: PNG.toString('base64'), ...extra });
 const SHOW = /!\[([^\]]*)\]\(\/binaries\/([0-9a-f]{32})\/show\)/;
 
@@ -72,7 +76,7 @@ describe('ImageHash', () => {
     const updated = await call(stack.url, `/api/items/${id}/update`, {
       ApiKey: writer.apiKey,
       Comments: 'see:',
-      ImageHash: { Body: image({ Extension: 'jpeg' }), Comments: image() },
+      ImageHash: { Body: image({ Extension: 'jpeg', Base64: JPEG.toString('base64') }), Comments: image() },
     });
     expect(updated.body.StatusCode, updated.text).toBe(200);
     const record = await readRecord(id);
@@ -80,7 +84,7 @@ describe('ImageHash', () => {
     const comments = JSON.parse(String(record.Comments)) as { Body: string }[];
     expect(comments[0]?.Body).toMatch(/^see:!\[image\]/);
     const shown = await download(guidIn(record.Body), writer.apiKey, 'show');
-    expect(shown).toMatchObject({ status: 302, contentType: 'image/jpeg', bytes: PNG });
+    expect(shown).toMatchObject({ status: 302, contentType: 'image/jpeg', bytes: JPEG });
     expect((await download(guidIn(comments[0]?.Body), writer.apiKey, 'show')).bytes).toEqual(PNG);
   });
 
