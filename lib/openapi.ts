@@ -110,9 +110,14 @@ function authNote(route: Route): string {
   return `Authenticate with ${ways.join(', or ')}.`;
 }
 
-/** The operation id: the handler's name, and for an alias what it leaves out (`users-get-without-id`). */
+/**
+ * The operation id: the handler's name; for an alias that ends in another word, that word
+ * (`users-get-as-current`); for any other alias what it leaves out (`users-get-without-id`).
+ */
 function operationIdOf(route: Route, path: string): string {
   if (path === route.path) return route.handler;
+  const last = (of: string) => of.split('/').at(-1)?.toLowerCase() ?? '';
+  if (last(path) !== last(route.path)) return `${route.handler}-as-${last(path)}`;
   const missing = [...route.path.matchAll(/\{(\w+)\}/g)]
     .map((match) => match[1] as string)
     .filter((name) => !path.includes(`{${name}}`));

@@ -52,12 +52,18 @@ const requestLeaves = routes
     const root = z.toJSONSchema(route.request as z.ZodType, {
       io: 'input',
       unrepresentable: 'any',
-    }) as JsonSchema;
-    const resolved = JSON.parse(
-      JSON.stringify(root).replace(/\{"\$ref":"#\/\$defs\/(\w+)"\}/g, (_, name: string) =>
-        JSON.stringify(root.$defs?.[name] ?? {}),
-      ),
-    ) as JsonSchema;
+    }) as JsonSchema & { $ref?: string };
+    // A request schema named for OpenAPI's components (`.meta({ id })`) is itself a reference.
+    const named = /^#\/\$defs\/(\w+)$/.exec(root.$ref ?? '')?.[1];
+    const top = named ? { ...root.$defs?.[named], $defs: root.$defs } : root;
+    // References inside named schemas are replaced too, a level at a time (the schemas are no cycles).
+    let text = JSON.stringify(top);
+    for (let level = 0; level < 8 && text.includes('{"$ref":"#/$defs/'); level++) {
+      text = text.replace(/\{"\$ref":"#\/\$defs\/(\w+)"\}/g, (_, name: string) =>
+        JSON.stringify({ ...root.$defs?.[name], $defs: undefined }),
+      );
+    }
+    const resolved = JSON.parse(text) as JsonSchema;
     return leaves(resolved, route.path).filter(([path]) => !path.endsWith('.ApiVersion'));
   });
 

@@ -49,7 +49,7 @@ describe('openapi', () => {
       'lists %s %s',
       (method, path, route) => {
         const operation = document.paths?.[path]?.[method.toLowerCase() as 'get' | 'post'];
-        expect(operation?.operationId).toMatch(new RegExp(`^${route.handler}(-without-\\w+)?$`));
+        expect(operation?.operationId).toMatch(new RegExp(`^${route.handler}(-without-\\w+|-as-\\w+)?$`));
         const parameters = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
         const inPath = (operation?.parameters ?? []).filter((p) => 'in' in p && p.in === 'path');
         expect(inPath.map((p) => ('name' in p ? p.name : undefined))).toEqual(parameters);
@@ -60,6 +60,7 @@ describe('openapi', () => {
       ['/api/users/get', 'users-get-without-id'],
       ['/api/groups/get', 'groups-get-without-id'],
       ['/api/depts/get', 'depts-get-without-id'],
+      ['/api/users/current', 'users-get-as-current'],
       ['/api/BackgroundTasks/RebuildSearchIndexes', 'backgroundtasks-rebuildsearchindexes-without-id'],
     ])('lists the tenant-wide %s', (path, operationId) => {
       expect(document.paths?.[path]?.post?.operationId).toBe(operationId);
