@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { basePath } from '../lib/config/base-path';
+import { basePath, pathBelowBase } from '../lib/config/base-path';
 import {
   MethodNotAllowedError,
   NotFoundError,
@@ -25,7 +25,7 @@ import { fallback } from '../lib/routes/meta';
 
 const answer = endpoint(fallback, async ({ event }) => {
   const { method } = event.requestContext.http;
-  const path = pathBelowBase(event.rawPath);
+  const path = pathBelowBase(event.rawPath, basePath());
   const found = path === undefined ? { kind: 'none' as const } : resolveFallback(method, path);
   if (found.kind === 'unavailable') throw new OperationNotAvailableError(found.operation);
   if (found.kind === 'method') throw new MethodNotAllowedError(`${method} ${path}`);
@@ -38,7 +38,7 @@ const tooLarge = endpoint(fallback, async () => {
 });
 
 async function dispatch(event: APIGatewayProxyEventV2, context: Context) {
-  const path = pathBelowBase(event.rawPath);
+  const path = pathBelowBase(event.rawPath, basePath());
   const found = path === undefined ? undefined : resolveFallback(event.requestContext.http.method, path);
   if (found?.kind !== 'route') return answer(event, context);
   try {
@@ -61,13 +61,6 @@ async function dispatch(event: APIGatewayProxyEventV2, context: Context) {
 
 /** The entry point, with its route entry as every handler carries it (its stack is built from it). */
 export const handler = Object.assign(dispatch, { route: fallback });
-
-/** A path outside the base path is no path of the API at all. */
-function pathBelowBase(rawPath: string): string | undefined {
-  const base = basePath();
-  const inside = base === '' || rawPath === base || rawPath.startsWith(`${base}/`);
-  return inside ? rawPath.slice(base.length) || '/' : undefined;
-}
 
 /** The deployed name of a route's function: the stack names them `<prefix><handler>` (infra/kiroku-stack.ts). */
 function functionNameOf(handler: string): string {

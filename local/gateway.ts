@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { normalizeBasePath } from '../lib/config/base-path';
+import { normalizeBasePath, pathBelowBase } from '../lib/config/base-path';
 import { logger } from '../lib/log';
 import { fallbackHandler, type Route, routes } from '../lib/routes';
 import { resolveFallback } from '../lib/routes/fallback';
@@ -93,11 +93,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     const body = await readBody(request, isText);
     if (!body) return tooLarge(request, response);
 
-    const inBase = basePath === '' || rawPath === basePath || rawPath.startsWith(`${basePath}/`);
-    const routePath = rawPath.slice(basePath.length) || '/';
-    const match = inBase
-      ? (matchRoute(table, method, routePath) ?? inOtherCase(method, routePath))
-      : undefined;
+    const routePath = pathBelowBase(rawPath, basePath);
+    const match =
+      routePath !== undefined
+        ? (matchRoute(table, method, routePath) ?? inOtherCase(method, routePath))
+        : undefined;
     const routeKey = match ? `${match.route.method} ${match.route.path}` : '$default';
     const event = buildEvent(request, {
       rawPath,

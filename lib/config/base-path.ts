@@ -11,3 +11,9 @@ export function normalizeBasePath(path: string | undefined): string {
   if (trimmed === '') return '';
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
+
+/** The path below `base` ('/' for the base itself), or undefined for a path outside it. */
+export function pathBelowBase(rawPath: string, base: string): string | undefined {
+  const inside = base === '' || rawPath === base || rawPath.startsWith(`${base}/`);
+  return inside ? rawPath.slice(base.length) || '/' : undefined;
+}
