@@ -9,6 +9,8 @@ export interface Principal {
   readonly deptId?: number;
   /** The user's TimeZone, else their tenant's; none: Service.TimeZoneDefault (lib/accounts/caller-zone.ts). */
   readonly timeZone?: string;
+  /** The user's Language (`ja` or `en`); none: Service.DefaultLanguage (lib/accounts/caller-language.ts). */
+  readonly language?: 'ja' | 'en';
   /** Listed in Security.PrivilegedUsers: passes every permission check and may create tenants. */
   readonly privileged: boolean;
   /** How the caller proved who it is; a login cookie brings the CSRF rule and query strings. */

@@ -22,6 +22,8 @@ const groups = {
       .string()
       .refine(isTimeZone, { message: 'must be an IANA time zone such as Asia/Tokyo' })
       .default('Asia/Tokyo'),
+    /** The language of labels and dates for users without their own (CONTRACT 11), `ja` as the reference. */
+    DefaultLanguage: z.enum(['ja', 'en']).default('ja'),
   }),
   Security: z.strictObject({
     MimeTypeCheckOnApi: z.boolean().default(false),

@@ -20,6 +20,11 @@ export interface ItemRecord {
   readonly tenantId: number;
   readonly siteId: number;
   readonly title: string;
+  /**
+   * The composite title (TitleColumns joined by TitleSeparator, reference/pleasanter-columns.md 1), as the
+   * reference keeps it in Items.Title: what ItemTitle answers and a link shows. Absent: the Title itself.
+   */
+  readonly itemTitle?: string;
   readonly body?: string;
   readonly status?: number;
   readonly fields: RecordFields;
@@ -50,4 +55,9 @@ export interface Comment {
   readonly createdAt: number;
   readonly creator: number;
   readonly body: string;
+}
+
+/** What a record is called: its composite title (ItemTitle), else its Title. */
+export function itemTitleOf(record: Pick<ItemRecord, 'title' | 'itemTitle'>): string {
+  return record.itemTitle ?? record.title;
 }

@@ -338,6 +338,7 @@ export function fromRecord(record: ItemRecord): Record<string, unknown> {
     TenantId: record.tenantId,
     SiteId: record.siteId,
     Title: record.title,
+    ItemTitle: record.itemTitle,
     Body: record.body,
     Status: record.status,
     Manager: record.manager,
@@ -374,6 +375,7 @@ export function toRecord(item: Record<string, unknown>): ItemRecord {
     tenantId: Number(item.TenantId),
     siteId: Number(item.SiteId),
     title: String(item.Title ?? ''),
+    ...(typeof item.ItemTitle === 'string' && { itemTitle: item.ItemTitle }),
     body: typeof item.Body === 'string' ? item.Body : undefined,
     status: typeof item.Status === 'number' ? item.Status : undefined,
     fields: {

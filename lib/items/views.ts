@@ -1,6 +1,6 @@
 import type { ReferenceType, Site } from '../sites/model';
 import { formatLocal, UNSET_DATE } from '../zoned-time';
-import type { ItemRecord } from './model';
+import { type ItemRecord, itemTitleOf } from './model';
 import { shownCompletionTime } from './record-people-and-times';
 import { remainingWorkValue } from './view/columns';
 
@@ -60,7 +60,7 @@ export function recordView(site: Site, record: ItemRecord, zone: string): Record
     Creator: record.creator,
     Updator: record.updator,
     CreatedTime: time(record.createdAt),
-    ItemTitle: record.title,
+    ItemTitle: itemTitleOf(record),
     // Set by the read that knows the version asked; here only to hold its place in the order.
     ApiVersion: undefined,
     ClassHash: hash(fields.Class),

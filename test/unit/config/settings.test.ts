@@ -6,7 +6,7 @@ describe('settings', () => {
   describe('loadSettings', () => {
     it('has the contract defaults', () => {
       expect(loadSettings({})).toEqual({
-        Service: { Name: 'Kiroku', TimeZoneDefault: 'Asia/Tokyo' },
+        Service: { Name: 'Kiroku', TimeZoneDefault: 'Asia/Tokyo', DefaultLanguage: 'ja' },
         Security: { MimeTypeCheckOnApi: false, AllowIpAddresses: [], PrivilegedUsers: ['Administrator'] },
         Session: { RetentionPeriod: 1440, UseKeyValueStore: false },
         BackgroundTask: { Enabled: true, CreateSearchIndexLot: 5000 },
