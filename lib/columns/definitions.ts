@@ -20,7 +20,9 @@ export type ColumnKind =
   | 'attachments'
   | 'user'
   | 'status'
-  | 'comments';
+  | 'comments'
+  /** TitleBody: the grid's title-and-body column, shown and sorted as the title. */
+  | 'titleBody';
 
 /** The A–Z families the reference generates for Issues and Results (never for Wikis). */
 export type ColumnFamily = 'Class' | 'Num' | 'Date' | 'Description' | 'Check' | 'Attachments';
@@ -132,6 +134,12 @@ const TITLE: ColumnDefinition = {
   validateRequired: true,
 };
 const BODY: ColumnDefinition = { columnName: 'Body', kind: 'description', labels: label('内容', 'Body') };
+/** `_BaseItems_TitleBody`: a grid column only. */
+const TITLE_BODY: ColumnDefinition = {
+  columnName: 'TitleBody',
+  kind: 'titleBody',
+  labels: label('タイトル/内容', 'Title/Content'),
+};
 const STATUS = (validateRequired: boolean): ColumnDefinition => ({
   columnName: 'Status',
   kind: 'status',
@@ -237,6 +245,7 @@ const DEFINITIONS: Readonly<Record<ReferenceType, readonly ColumnDefinition[]>> 
     PERSON('Owner', '担当者', 'Owner'),
     LOCKED,
     ...familyColumns(),
+    TITLE_BODY,
     ...BASES,
   ],
   Results: [
@@ -249,9 +258,10 @@ const DEFINITIONS: Readonly<Record<ReferenceType, readonly ColumnDefinition[]>> 
     PERSON('Owner', '担当者', 'Owner'),
     LOCKED,
     ...familyColumns(),
+    TITLE_BODY,
     ...BASES,
   ],
-  Wikis: [ID('WikiId'), VER, TITLE, BODY, LOCKED, ...BASES],
+  Wikis: [ID('WikiId'), VER, TITLE, BODY, LOCKED, TITLE_BODY, ...BASES],
 };
 
 /** The definitions of a ReferenceType, in the reference's column order. */

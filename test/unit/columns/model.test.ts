@@ -125,6 +125,7 @@ describe('columns/model', () => {
         'Title',
         'Body',
         'Locked',
+        'TitleBody',
         'Comments',
         'Creator',
         'Updator',
