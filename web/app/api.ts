@@ -139,3 +139,29 @@ export function siteColumns(site: Site): readonly ColumnSetting[] {
 export function recordId(record: Record<string, unknown>): number {
   return Number(record.IssueId ?? record.ResultId ?? record.WikiId ?? 0);
 }
+
+let tables: Promise<ChildSite[]> | undefined;
+
+/**
+ * The tables (Issues, Results, Wikis) the caller can read, found by walking the site tree from the top
+ * level one level at a time (childsites), at most 1,000 sites; read once per page load. For picking a
+ * link target by name.
+ */
+export function readableTables(): Promise<ChildSite[]> {
+  tables ??= (async () => {
+    const found: ChildSite[] = [];
+    let level = [0];
+    let seen = 0;
+    while (level.length > 0 && seen < 1000) {
+      const children = (await Promise.all(level.map((id) => childSites(id).catch(() => [])))).flat();
+      seen += children.length;
+      found.push(...children.filter((site) => ['Issues', 'Results', 'Wikis'].includes(site.ReferenceType)));
+      level = children.filter((site) => site.ReferenceType === 'Sites').map((site) => site.SiteId);
+    }
+    return found;
+  })().catch((error) => {
+    tables = undefined;
+    throw error;
+  });
+  return tables;
+}

@@ -1,0 +1,145 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { post, type RecordData, recordId } from '../api';
+import { t } from '../i18n';
+
+/**
+ * Searchable pickers for the record form: a search box that asks the server as the user types, and a
+ * native select of what it found (so that keyboards, screen readers and phones all know how to use it).
+ * The current value stays offered even when the last search did not find it.
+ */
+
+export interface Option {
+  readonly value: string;
+  readonly text: string;
+}
+
+export function SearchPicker({
+  id,
+  label,
+  value,
+  empty,
+  search,
+  currentText,
+  onChange,
+  invalid,
+  describedBy,
+  required,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  /** The value that means "not set" ('' for a link, '0' for a user). */
+  empty: string;
+  search: (query: string) => Promise<Option[]>;
+  /** The text of the current value, when the caller knows it. */
+  currentText?: string;
+  onChange: (value: string) => void;
+  invalid?: boolean;
+  describedBy?: string;
+  required?: boolean;
+}) {
+  const words = t();
+  const [query, setQuery] = useState('');
+  const [options, setOptions] = useState<Option[]>([]);
+  const [failure, setFailure] = useState<string>();
+  const known = useRef(new Map<string, string>());
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(
+      () => {
+        search(query.trim()).then(
+          (found) => {
+            if (!live) return;
+            for (const option of found) known.current.set(option.value, option.text);
+            setOptions(found);
+            setFailure(undefined);
+          },
+          (error: Error) => live && setFailure(error.message),
+        );
+      },
+      query ? 250 : 0,
+    );
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [query]);
+  const shown = value !== empty && !options.some((option) => option.value === value);
+  return (
+    <div class="field picker">
+      <label for={id}>
+        {label}
+        {required && <RequiredMark />}
+      </label>
+      <input
+        id={`${id}-search`}
+        type="search"
+        aria-label={`${words.searchIn}: ${label}`}
+        aria-controls={id}
+        value={query}
+        onInput={(e) => setQuery(e.currentTarget.value)}
+      />
+      <select
+        id={id}
+        name={id.replace(/^field-/, '')}
+        value={value}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
+        aria-required={required || undefined}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      >
+        <option value={empty}>{words.notSet}</option>
+        {shown && <option value={value}>{currentText ?? known.current.get(value) ?? `? ${value}`}</option>}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.text}
+          </option>
+        ))}
+      </select>
+      {failure && <p class="error">{failure}</p>}
+    </div>
+  );
+}
+
+export function RequiredMark() {
+  return (
+    <span class="required" title={t().required}>
+      {' *'}
+    </span>
+  );
+}
+
+/** A record's title as the answers give it: the composite ItemTitle, else Title. */
+export function titleOf(record: RecordData): string {
+  return String(record.ItemTitle ?? record.Title ?? recordId(record));
+}
+
+/** The records of the link targets whose Title contains `query`, by title, 50 a site. */
+export async function searchRecords(siteIds: readonly number[], query: string): Promise<Option[]> {
+  const pages = await Promise.all(
+    siteIds.map((siteId) =>
+      post<{ Response: { Data: RecordData[] } }>(`api/items/${siteId}/get`, {
+        PageSize: 50,
+        View: {
+          ...(query ? { ColumnFilterHash: { Title: query } } : {}),
+          ColumnSorterHash: { Title: 'asc' },
+        },
+      }),
+    ),
+  );
+  return pages.flatMap((page) =>
+    page.Response.Data.map((record) => ({ value: String(recordId(record)), text: titleOf(record) })),
+  );
+}
+
+/** The tenant's users whose name contains `query` (users/get lets every user of the tenant list them). */
+export async function searchUsers(query: string): Promise<Option[]> {
+  const answer = await post<{ Response: { Data: { UserId: number; Name: string; LoginId: string }[] } }>(
+    'api/users/get',
+    {
+      PageSize: 50,
+      View: { ...(query ? { ColumnFilterHash: { Name: query } } : {}), ColumnSorterHash: { Name: 'asc' } },
+    },
+  );
+  return answer.Response.Data.map((user) => ({ value: String(user.UserId), text: user.Name }));
+}
