@@ -4,7 +4,7 @@ import { describe, url } from '../api';
 import { t } from '../i18n';
 import { ChunkedUpload } from '../upload';
 import { Markdown } from './markdown';
-import { RequiredMark } from './pickers';
+import { FieldLabel } from './pickers';
 
 /**
  * A Markdown text (Body, a Description) with a preview. An image pasted or dropped into it is uploaded for
@@ -64,10 +64,7 @@ export function BodyEditor({
 
   return (
     <div class="field body-editor">
-      <label for={id}>
-        {label}
-        {required && <RequiredMark />}
-      </label>
+      <FieldLabel id={id} label={label} required={required} />
       <textarea
         id={id}
         rows={6}

@@ -67,10 +67,7 @@ export function SearchPicker({
   const shown = value !== empty && !options.some((option) => option.value === value);
   return (
     <div class="field picker">
-      <label for={id}>
-        {label}
-        {required && <RequiredMark />}
-      </label>
+      <FieldLabel id={id} label={label} required={required} />
       <input
         id={`${id}-search`}
         type="search"
@@ -101,10 +98,19 @@ export function SearchPicker({
   );
 }
 
-export function RequiredMark() {
+/**
+ * A field's label with the required marker beside it, outside the label, so that the field's name stays
+ * its label alone; the control itself carries aria-required.
+ */
+export function FieldLabel({ id, label, required }: { id: string; label: string; required?: boolean }) {
   return (
-    <span class="required" title={t().required}>
-      {' *'}
+    <span class="label-line">
+      <label for={id}>{label}</label>
+      {required && (
+        <span class="required" title={t().required} aria-hidden="true">
+          *
+        </span>
+      )}
     </span>
   );
 }

@@ -7,7 +7,7 @@ import { language, t } from '../i18n';
 import { choiceOptions, type FormValue, writable } from '../record-values';
 import { type AttachmentEntry, Attachments } from './attachments';
 import { BodyEditor } from './body-editor';
-import { RequiredMark, SearchPicker, searchRecords, searchUsers } from './pickers';
+import { FieldLabel, SearchPicker, searchRecords, searchUsers } from './pickers';
 
 /**
  * One column of the record form, by its kind: a text or number input (with its unit), a dropdown of its
@@ -256,10 +256,7 @@ function Labelled({
 }) {
   return (
     <div class={wide ? 'field wide' : 'field'}>
-      <label for={id}>
-        {label}
-        {required && <RequiredMark />}
-      </label>
+      <FieldLabel id={id} label={label} required={required} />
       {children}
       {notes}
     </div>
@@ -280,7 +277,7 @@ function ReadOnly({
   return (
     <div class="field read-only">
       <label for={id}>{label}</label>
-      <output id={id}>{shown || '—'}</output>
+      <input id={id} readOnly value={shown} />
       {notes}
     </div>
   );
