@@ -1,3 +1,7 @@
+import type { ChildSite, Site } from './model';
+
+export type { ChildSite, RecordData, Site } from './model';
+
 /**
  * Calls to Kiroku's API from the page: same origin, the login cookie, `X-Requested-With` (the CSRF rule of
  * CONTRACT section 1), JSON in and out. Every failure becomes an ApiFailure whose text a person can read.
@@ -72,36 +76,6 @@ export function describe(error: unknown): string {
   if (error instanceof ApiFailure) return error.describe();
   return error instanceof Error ? error.message : String(error);
 }
-
-export interface ChildSite {
-  readonly SiteId: number;
-  readonly ParentId: number;
-  readonly Title: string;
-  readonly ReferenceType: 'Sites' | 'Issues' | 'Results' | 'Wikis' | 'Dashboards';
-  readonly SiteName?: string;
-  readonly Permission: number;
-}
-
-export interface Site {
-  readonly SiteId: number;
-  readonly Title: string;
-  readonly ReferenceType: ChildSite['ReferenceType'];
-  readonly SiteName?: string;
-  readonly SiteGroupName?: string;
-  readonly ParentId: number;
-  readonly InheritPermission: number;
-  readonly Permissions: string[];
-  readonly SiteSettings: Record<string, unknown>;
-}
-
-export type RecordData = Record<string, unknown> & {
-  SiteId: number;
-  Title?: string;
-  Body?: string;
-  Status?: number;
-  Ver?: number;
-  UpdatedTime?: string;
-};
 
 /** The permission flags (CONTRACT section 5). */
 export const Permission = {

@@ -1,8 +1,8 @@
 import { definitionsOf, type ReferenceType } from '../../lib/columns/definitions';
 import { defaultEditorColumns, defaultGridColumns } from '../../lib/columns/layouts';
 import { type Column, columnsOf, mergeColumn, type ResolvedColumns } from '../../lib/columns/model';
-import type { Site } from './api';
 import { language } from './i18n';
+import type { Site } from './model';
 
 /**
  * A table's design as the pages read and write it (CONTRACT 11): the column model of lib/columns over the
@@ -115,6 +115,10 @@ export const EDITED = {
   RegexValidationMessage: 'string',
   Hide: 'boolean',
   EditorReadOnly: 'boolean',
+  MultipleSelections: 'boolean',
+  Nullable: 'boolean',
+  RoundingType: 'number',
+  EditorFormat: 'string',
 } as const;
 export type Edited = keyof typeof EDITED;
 
@@ -156,7 +160,13 @@ export function definedValue(column: Column, property: Edited): string | number 
       return column.editorReadOnly;
     case 'NoDuplication':
     case 'Hide':
+    case 'MultipleSelections':
+    case 'Nullable':
       return false;
+    case 'RoundingType':
+      return 10;
+    case 'EditorFormat':
+      return column.editorFormat ?? '';
   }
 }
 

@@ -148,6 +148,15 @@ const en = {
   searchIn: 'Search',
   notSet: '(not set)',
   emptyKinds: 'Empty',
+  roundingType: 'Rounding',
+  roundAwayFromZero: 'Round half away from zero',
+  roundCeiling: 'Round up',
+  roundTruncate: 'Truncate',
+  roundFloor: 'Round down',
+  roundToEven: 'Round half to even',
+  nullable: 'Empty stays empty (not 0)',
+  dateFormat: 'Date format',
+  multipleSelections: 'Several choices',
   templates: 'Table designs',
 } as const;
 
@@ -299,6 +308,15 @@ const ja: Words = {
   searchIn: '検索',
   notSet: '（未設定）',
   emptyKinds: '空のサイト',
+  roundingType: '端数処理',
+  roundAwayFromZero: '四捨五入',
+  roundCeiling: '切り上げ',
+  roundTruncate: '切り捨て',
+  roundFloor: '切り下げ',
+  roundToEven: '銀行丸め',
+  nullable: '空欄を0にしない',
+  dateFormat: '日付の書式',
+  multipleSelections: '複数選択',
   templates: 'テーブルのテンプレート',
 };
 
@@ -306,10 +324,19 @@ export type Language = 'en' | 'ja';
 const dictionaries: Record<Language, Words> = { en, ja };
 const STORAGE_KEY = 'kiroku.language';
 
+/** The stored choice; none where the page may not keep one (storage refused, or no storage at all). */
+function storedChoice(): string | null {
+  try {
+    return globalThis.localStorage?.getItem(STORAGE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 function initial(): Language {
-  const stored = localStorage.getItem(STORAGE_KEY);
+  const stored = storedChoice();
   if (stored === 'en' || stored === 'ja') return stored;
-  return navigator.language.toLowerCase().startsWith('ja') ? 'ja' : 'en';
+  return (globalThis.navigator?.language ?? 'en').toLowerCase().startsWith('ja') ? 'ja' : 'en';
 }
 
 let current: Language = initial();
@@ -322,7 +349,6 @@ export function language(): Language {
 export function setLanguage(next: Language): void {
   current = next;
   localStorage.setItem(STORAGE_KEY, next);
-  document.documentElement.lang = next;
   for (const listener of listeners) listener();
 }
 

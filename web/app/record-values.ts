@@ -1,7 +1,7 @@
 import { choiceSources, staticChoices } from '../../lib/columns/choices';
 import type { Column } from '../../lib/columns/model';
-import type { RecordData } from './api';
 import { t } from './i18n';
+import type { RecordData } from './model';
 
 /**
  * The record form's values per column: read from a record (or a column's default for a new one), checked
@@ -197,4 +197,32 @@ export function choiceOptions(column: Column, value: string): { value: string; t
   if (value !== '' && !options.some((option) => option.value === value))
     options.unshift({ value, text: `? ${value}` });
   return options;
+}
+
+/**
+ * The column a refusal of the API is about, found by the message the reference gives (reference 5): a
+ * 409 names the column's label or gives its MessageWhenDuplicated, a 422 gives its RegexValidationMessage
+ * or `Please enter within {MaxLength} characters.`. Undefined when no placed column gives that message.
+ */
+export function refusedColumn(
+  columns: readonly Column[],
+  statusCode: number,
+  message: string,
+): string | undefined {
+  const found = columns.find((column) => {
+    if (statusCode === 409)
+      return (
+        column.noDuplication &&
+        (message === column.messageWhenDuplicated ||
+          message === `Cannot be updated because ${column.labelText} is duplicated.` ||
+          message === `Cannot be updated because ${column.labelTextDefault} is duplicated.`)
+      );
+    if (statusCode === 422)
+      return (
+        (column.serverRegexValidation !== undefined && message === column.regexValidationMessage) ||
+        (column.maxLength !== undefined && message === `Please enter within ${column.maxLength} characters.`)
+      );
+    return false;
+  });
+  return found?.columnName;
 }

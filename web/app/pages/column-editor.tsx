@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { type ChoiceEntry, parseChoicesText } from '../../../lib/columns/choices';
+import { formatDate } from '../../../lib/columns/display';
 import type { Column } from '../../../lib/columns/model';
 import { type ChildSite, readableTables } from '../api';
 import { definedValue, type Edited, setProperty } from '../design';
-import { t } from '../i18n';
+import { language, t } from '../i18n';
 import { Field } from './common';
 
 /**
@@ -107,6 +108,17 @@ export function ColumnEditor({
       extra={extra}
     />
   );
+  const choose = (property: Edited, label: string, options: readonly (readonly [string, string])[]) => (
+    <Field id={id(property)} label={label}>
+      <select id={id(property)} value={text(property)} onChange={(e) => set(property, e.currentTarget.value)}>
+        {options.map(([value, shown]) => (
+          <option key={value} value={value}>
+            {shown}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
   const check = (property: Edited, label: string) => (
     <label class="check">
       <input
@@ -153,6 +165,9 @@ export function ColumnEditor({
             />
           )}
           <ChoicesPreview id={id('preview')} choicesText={choices} />
+          {kind === 'text' && (
+            <div class="checks">{check('MultipleSelections', words.multipleSelections)}</div>
+          )}
         </>
       )}
       {takesDefault &&
@@ -164,8 +179,25 @@ export function ColumnEditor({
           {input('Step', words.step, 'number', { step: 'any', min: 0 })}
           {input('DecimalPlaces', words.decimalPlaces, 'number', { min: 0, max: 4, step: 1 })}
           {input('Unit', words.unit)}
+          {choose('RoundingType', words.roundingType, [
+            ['10', words.roundAwayFromZero],
+            ['20', words.roundCeiling],
+            ['30', words.roundTruncate],
+            ['40', words.roundFloor],
+            ['50', words.roundToEven],
+          ])}
+          <div class="field">{check('Nullable', words.nullable)}</div>
         </div>
       )}
+      {kind === 'date' &&
+        choose(
+          'EditorFormat',
+          words.dateFormat,
+          (['Ymd', 'Ymda', 'Ymdahm', 'Ymdahms'] as const).map((format) => [
+            format,
+            formatDate('2026-04-01T09:30:15', format, language()),
+          ]),
+        )}
       {isText && input('MaxLength', words.maxLength, 'number', { min: 1, step: 1 })}
       <Setting
         id={id('Description')}

@@ -186,6 +186,31 @@ export function RecordField({
     : column.choices.entries.length > 0
       ? choiceOptions(column, text)
       : undefined;
+  if (options && column.multipleSelections) {
+    // Stored as a JSON array of the chosen values (reference 3).
+    const chosen = chosenValues(text);
+    return (
+      <Labelled id={id} label={label} required={required} notes={notes}>
+        <select
+          {...common}
+          multiple
+          size={Math.min(6, Math.max(2, options.length))}
+          onChange={(e) => {
+            const picked = Array.from(e.currentTarget.selectedOptions, (option) => option.value);
+            onChange(picked.length > 0 ? JSON.stringify(picked) : '');
+          }}
+        >
+          {options
+            .filter((option) => !option.text.startsWith('? '))
+            .map((option) => (
+              <option key={option.value} value={option.value} selected={chosen.includes(option.value)}>
+                {option.text}
+              </option>
+            ))}
+        </select>
+      </Labelled>
+    );
+  }
   if (options)
     return (
       <Labelled id={id} label={label} required={required} notes={notes}>
@@ -290,4 +315,13 @@ function shownText(column: Column, value: FormValue, accounts: Accounts | undefi
     source.kind === 'users' ? accounts?.User.find((user) => String(user.id) === id)?.name : undefined,
   );
   return shown === null || shown === undefined ? '' : String(shown);
+}
+
+function chosenValues(text: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed.map(String) : text ? [text] : [];
+  } catch {
+    return text ? [text] : [];
+  }
 }

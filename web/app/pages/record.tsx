@@ -5,7 +5,7 @@ import { ApiFailure, describe, getSite, post, type RecordData, recordId, type Si
 import { designOf, SECTION, sectionLabel } from '../design';
 import { t } from '../i18n';
 import { pageContext, runBrowserScripts } from '../p';
-import { type FormValue, initialValue, requestFields, validate } from '../record-values';
+import { type FormValue, initialValue, refusedColumn, requestFields, validate } from '../record-values';
 import { currentUser } from '../session';
 import { invalidFields, Loading, Notice, useLoad } from './common';
 import { RecordField } from './record-field';
@@ -127,9 +127,12 @@ function RecordForm({
     } catch (failure) {
       setError(describe(failure));
       // The API names the field of a 400 (its Errors); a 409 or 422 carries the column's message only.
-      const named = invalidFields(failure);
-      if (failure instanceof ApiFailure)
-        setProblems(new Map([...named].filter(Boolean).map((name) => [name, failure.message])));
+      if (failure instanceof ApiFailure) {
+        const named = [...invalidFields(failure)].filter(Boolean);
+        const refused = refusedColumn(columns, failure.statusCode, failure.message);
+        if (refused) named.push(refused);
+        setProblems(new Map(named.map((name) => [name, failure.message])));
+      }
     } finally {
       setBusy(false);
     }
