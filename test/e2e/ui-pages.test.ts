@@ -133,13 +133,13 @@ describe('the browser UI', () => {
     await page.getByLabel('Status', { exact: true }).selectOption('200');
     await page.getByLabel('Manager', { exact: true }).selectOption(String(accounts.admin.userId));
     await page.getByLabel('Owner', { exact: true }).selectOption(String(accounts.user.userId));
-    await page.getByLabel('Start time').fill('2026-11-24T09:30');
-    await page.getByLabel('Completion').fill('2026-11-30T18:00');
+    await page.getByLabel('Start time').fill('2026-11-24');
+    await page.getByLabel('Completion').fill('2026-11-30');
     await page.getByLabel('Work volume', { exact: true }).fill('12.5');
     await page.getByLabel('Progression rate').fill('40');
     await page.getByLabel('ClassA').fill('Plant 3');
     await page.getByLabel('Numeric valueA').fill('1234.5');
-    await page.getByLabel('DateA').fill('2026-12-01T08:00');
+    await page.getByLabel('DateA').fill('2026-12-01');
     await page.getByLabel('DescriptionA').fill('Spare kept in *store B*');
     await page.getByLabel('CheckA').check();
     await expectAccessible(page);
@@ -155,12 +155,12 @@ describe('the browser UI', () => {
       Status: 200,
       Manager: accounts.admin.userId,
       Owner: accounts.user.userId,
-      StartTime: '2026-11-24T09:30:00',
+      StartTime: '2026-11-24T00:00:00',
       WorkValue: 12.5,
       ProgressRate: 40,
       ClassHash: { ClassA: 'Plant 3' },
       NumHash: { NumA: 1234.5 },
-      DateHash: { DateA: '2026-12-01T08:00:00' },
+      DateHash: { DateA: '2026-12-01T00:00:00' },
       DescriptionHash: { DescriptionA: 'Spare kept in *store B*' },
       CheckHash: { CheckA: true },
     });

@@ -155,7 +155,10 @@ const en = {
   roundFloor: 'Round down',
   roundToEven: 'Round half to even',
   nullable: 'Empty stays empty (not 0)',
-  dateFormat: 'Date format',
+  dateFormat: 'In the form',
+  formatDate: 'Date',
+  formatMinutes: 'Date and time (minutes)',
+  formatSeconds: 'Date and time (seconds)',
   multipleSelections: 'Several choices',
   templates: 'Table designs',
 } as const;
@@ -315,7 +318,10 @@ const ja: Words = {
   roundFloor: '切り下げ',
   roundToEven: '銀行丸め',
   nullable: '空欄を0にしない',
-  dateFormat: '日付の書式',
+  dateFormat: 'フォームでの入力',
+  formatDate: '日付',
+  formatMinutes: '日付と時刻(分)',
+  formatSeconds: '日付と時刻(秒)',
   multipleSelections: '複数選択',
   templates: 'テーブルのテンプレート',
 };

@@ -38,23 +38,39 @@ export function storedValue(record: RecordData | undefined, column: Column): unk
   return hash?.[column.columnName] ?? record[column.columnName];
 }
 
-/** `yyyy-MM-ddTHH:mm:ss` (the caller's zone) → a datetime-local input's value, '' when unset. */
-export function toInput(value: unknown): string {
+/**
+ * Whether the column's editor takes a date without its time: its EditorFormat is the reference's Ymd (or
+ * a display format without hours), not Ymdhm or Ymdhms. Read from the site's entry as stored, since the
+ * column model keeps only the display formats.
+ */
+export function dateOnly(column: Column): boolean {
+  const format = column.site?.EditorFormat ?? column.editorFormat ?? 'Ymd';
+  return typeof format !== 'string' || !/hm/.test(format);
+}
+
+/**
+ * `yyyy-MM-ddTHH:mm:ss` (the caller's zone) → the value of a date input (`yyyy-MM-dd`) or a datetime-local
+ * one (`yyyy-MM-ddTHH:mm`), '' when unset.
+ */
+export function toInput(value: unknown, onlyDate = false): string {
   if (typeof value !== 'string' || value.startsWith('1899-12-30')) return '';
-  return value.slice(0, 16);
+  return value.slice(0, onlyDate ? 10 : 16);
 }
 
 export function fromInput(value: string): string {
-  return value ? `${value.length === 16 ? `${value}:00` : value}` : UNSET_DATE;
+  if (!value) return UNSET_DATE;
+  if (value.length === 10) return `${value}T00:00:00`;
+  return value.length === 16 ? `${value}:00` : value;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** A date DefaultInput is a day offset from today (reference 4); the input shows the day at midnight. */
-function dayFromToday(days: number): string {
+/** A date DefaultInput is a day offset from today (reference 4). */
+function dayFromToday(days: number, onlyDate: boolean): string {
   const day = new Date();
   day.setDate(day.getDate() + days);
-  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}T00:00`;
+  const date = `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+  return onlyDate ? date : `${date}T00:00`;
 }
 
 /** The form's value of a column: the record's, or for a new record the column's DefaultInput. */
@@ -65,8 +81,10 @@ export function initialValue(column: Column, record: RecordData | undefined, use
     case 'check':
       return record ? stored === true : ['1', '-1', 'true', 'on'].includes((fallback ?? '').toLowerCase());
     case 'date':
-      if (record) return toInput(stored);
-      return fallback && /^-?\d+$/.test(fallback.trim()) ? dayFromToday(Number(fallback)) : '';
+      if (record) return toInput(stored, dateOnly(column));
+      return fallback && /^-?\d+$/.test(fallback.trim())
+        ? dayFromToday(Number(fallback), dateOnly(column))
+        : '';
     case 'attachments':
       return (stored as unknown[] | undefined) ?? [];
     case 'user':

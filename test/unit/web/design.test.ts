@@ -35,7 +35,7 @@ describe('web/app/design', () => {
       ['RoundingType', 'NumA', 'Results', '10', {}],
       ['RoundingType', 'NumA', 'Results', '50', { RoundingType: 50 }],
       ['EditorFormat', 'DateA', 'Results', 'Ymd', {}],
-      ['EditorFormat', 'DateA', 'Results', 'Ymdahm', { EditorFormat: 'Ymdahm' }],
+      ['EditorFormat', 'DateA', 'Results', 'Ymdhm', { EditorFormat: 'Ymdhm' }],
     ])('%s of %s (%s) set to %j gives %j', (property, columnName, type, value, expected) => {
       const defined = definedColumn(type, columnName);
       if (!defined) throw new Error(`no ${columnName}`);

@@ -6,7 +6,7 @@ vi.hoisted(() =>
   Object.defineProperty(globalThis, 'navigator', { value: { language: 'en-US' }, configurable: true }),
 );
 
-const { initialValue, refusedColumn, requestFields, validate } = await import(
+const { dateOnly, initialValue, refusedColumn, requestFields, validate } = await import(
   '../../../web/app/record-values'
 );
 
@@ -71,11 +71,33 @@ describe('web/app/record-values', () => {
       });
     });
 
-    it('writes an unset date as the reference stores it, and a set one with seconds', () => {
-      const dates = [column('DateA'), column('DateB')];
-      expect(requestFields(dates, { DateA: '', DateB: '2026-12-01T08:00' }, undefined)).toEqual({
-        DateHash: { DateA: '1899-12-30T00:00:00', DateB: '2026-12-01T08:00:00' },
+    it('writes an unset date as the reference stores it, a date at midnight, and a time with seconds', () => {
+      const dates = [column('DateA'), column('DateB'), column('DateC')];
+      expect(
+        requestFields(dates, { DateA: '', DateB: '2026-12-01T08:00', DateC: '2026-12-02' }, undefined),
+      ).toEqual({
+        DateHash: {
+          DateA: '1899-12-30T00:00:00',
+          DateB: '2026-12-01T08:00:00',
+          DateC: '2026-12-02T00:00:00',
+        },
       });
+    });
+
+    it.each<[string | undefined, boolean, string]>([
+      [undefined, true, '2026-12-01'],
+      ['Ymd', true, '2026-12-01'],
+      ['Ymdhm', false, '2026-12-01T08:30'],
+      ['Ymdhms', false, '2026-12-01T08:30'],
+    ])('edits a date of EditorFormat %s as a date only: %s', (format, only, shown) => {
+      const [date] = columnsOf(
+        'Results',
+        format ? [{ ColumnName: 'DateA', EditorFormat: format }] : [],
+        'en',
+      ).list.filter((entry) => entry.columnName === 'DateA');
+      if (!date) throw new Error('no DateA');
+      expect(dateOnly(date)).toBe(only);
+      expect(initialValue(date, { SiteId: 1, DateHash: { DateA: '2026-12-01T08:30:00' } }, 1)).toBe(shown);
     });
   });
 

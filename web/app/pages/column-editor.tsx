@@ -1,10 +1,9 @@
 import { useState } from 'preact/hooks';
 import { type ChoiceEntry, parseChoicesText } from '../../../lib/columns/choices';
-import { formatDate } from '../../../lib/columns/display';
 import type { Column } from '../../../lib/columns/model';
 import { type ChildSite, readableTables } from '../api';
 import { definedValue, type Edited, setProperty } from '../design';
-import { language, t } from '../i18n';
+import { t } from '../i18n';
 import { Field } from './common';
 
 /**
@@ -190,14 +189,11 @@ export function ColumnEditor({
         </div>
       )}
       {kind === 'date' &&
-        choose(
-          'EditorFormat',
-          words.dateFormat,
-          (['Ymd', 'Ymda', 'Ymdahm', 'Ymdahms'] as const).map((format) => [
-            format,
-            formatDate('2026-04-01T09:30:15', format, language()),
-          ]),
-        )}
+        choose('EditorFormat', words.dateFormat, [
+          ['Ymd', words.formatDate],
+          ['Ymdhm', words.formatMinutes],
+          ['Ymdhms', words.formatSeconds],
+        ])}
       {isText && input('MaxLength', words.maxLength, 'number', { min: 1, step: 1 })}
       <Setting
         id={id('Description')}

@@ -4,7 +4,7 @@ import { displayValue } from '../../../lib/columns/display';
 import type { Column } from '../../../lib/columns/model';
 import type { Accounts } from '../accounts';
 import { language, t } from '../i18n';
-import { choiceOptions, type FormValue, writable } from '../record-values';
+import { choiceOptions, dateOnly, type FormValue, fromInput, writable } from '../record-values';
 import { type AttachmentEntry, Attachments } from './attachments';
 import { BodyEditor } from './body-editor';
 import { FieldLabel, SearchPicker, searchRecords, searchUsers } from './pickers';
@@ -238,7 +238,7 @@ export function RecordField({
     ) : column.kind === 'date' ? (
       <input
         {...common}
-        type="datetime-local"
+        type={dateOnly(column) ? 'date' : 'datetime-local'}
         value={text}
         onInput={(e) => onChange(e.currentTarget.value)}
       />
@@ -310,7 +310,7 @@ function ReadOnly({
 
 /** A read-only column's text: its display value with the unit, user names where the page knows them. */
 function shownText(column: Column, value: FormValue, accounts: Accounts | undefined): string {
-  const raw = column.kind === 'date' && typeof value === 'string' && value ? `${value}:00` : value;
+  const raw = column.kind === 'date' && typeof value === 'string' && value ? fromInput(value) : value;
   const shown = displayValue(column, raw, language(), 'Text', (source, id) =>
     source.kind === 'users' ? accounts?.User.find((user) => String(user.id) === id)?.name : undefined,
   );
