@@ -191,6 +191,35 @@ describe('the column editor', () => {
     expect(pageErrors(page)).toEqual([]);
     await page.context().close();
   });
+  it('offers the lines of a linked wiki as choices', async () => {
+    const wiki = await createSite(stack.url, accounts.admin.apiKey, 0, {
+      Title: 'Prefectures',
+      ReferenceType: 'Wikis',
+    });
+    await createRecord(stack.url, accounts.admin.apiKey, wiki, {
+      Title: 'Prefectures',
+      Body: '01,Hokkaido\n13,Tokyo\n27,Osaka',
+    });
+    const offices = await createSite(stack.url, accounts.admin.apiKey, 0, {
+      Title: 'Offices',
+      ReferenceType: 'Results',
+      SiteSettings: {
+        Columns: [{ ColumnName: 'ClassC', LabelText: 'Prefecture', ChoicesText: `[[${wiki}]]` }],
+        EditorColumnHash: { General: ['Title', 'ClassC'] },
+      },
+    });
+    const page = await loggedInPage(browser, stack.url, accounts.admin);
+    await page.goto(`${stack.url}/#/sites/${offices}/new`);
+    await page.getByLabel('Title', { exact: true }).fill('Head office');
+    const prefecture = page.getByLabel('Prefecture', { exact: true });
+    await page.getByLabel('Search: Prefecture').fill('tok');
+    await expect.poll(() => prefecture.locator('option').allTextContents()).toEqual(['(not set)', 'Tokyo']);
+    await prefecture.selectOption({ label: 'Tokyo' });
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => hashOf(page)).toMatch(/^#\/items\/\d+$/);
+    expect((await recordsOf(offices))[0]?.ClassHash).toMatchObject({ ClassC: '13' });
+    await page.context().close();
+  });
 });
 
 describe('the record form', () => {

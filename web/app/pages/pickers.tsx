@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { post, type RecordData, recordId } from '../api';
+import { parseChoicesText, staticChoices } from '../../../lib/columns/choices';
+import { getSite, post, type RecordData, recordId, type Site } from '../api';
 import { t } from '../i18n';
 
 /**
@@ -120,22 +121,51 @@ export function titleOf(record: RecordData): string {
   return String(record.ItemTitle ?? record.Title ?? recordId(record));
 }
 
-/** The records of the link targets whose Title contains `query`, by title, 50 a site. */
+const targets = new Map<number, Promise<Site>>();
+
+function target(siteId: number): Promise<Site> {
+  let site = targets.get(siteId);
+  if (!site) {
+    site = getSite(siteId);
+    site.catch(() => targets.delete(siteId));
+    targets.set(siteId, site);
+  }
+  return site;
+}
+
+/**
+ * What a link column offers from each of its target sites, 50 a site: the records whose Title contains
+ * `query`, by title; for a wiki, the lines of its Body read as choices (reference 3), those whose text
+ * contains it.
+ */
 export async function searchRecords(siteIds: readonly number[], query: string): Promise<Option[]> {
   const pages = await Promise.all(
-    siteIds.map((siteId) =>
-      post<{ Response: { Data: RecordData[] } }>(`api/items/${siteId}/get`, {
+    siteIds.map(async (siteId): Promise<Option[]> => {
+      const site = await target(siteId);
+      if (site.ReferenceType === 'Wikis') {
+        const answer = await post<{ Response: { Data: RecordData[] } }>(`api/items/${siteId}/get`, {
+          PageSize: 1,
+        });
+        const needle = query.toLowerCase();
+        return staticChoices(parseChoicesText(String(answer.Response.Data[0]?.Body ?? '')))
+          .filter((choice) => choice.text.toLowerCase().includes(needle))
+          .slice(0, 50)
+          .map((choice) => ({ value: choice.value, text: choice.text }));
+      }
+      const answer = await post<{ Response: { Data: RecordData[] } }>(`api/items/${siteId}/get`, {
         PageSize: 50,
         View: {
           ...(query ? { ColumnFilterHash: { Title: query } } : {}),
           ColumnSorterHash: { Title: 'asc' },
         },
-      }),
-    ),
+      });
+      return answer.Response.Data.map((record) => ({
+        value: String(recordId(record)),
+        text: titleOf(record),
+      }));
+    }),
   );
-  return pages.flatMap((page) =>
-    page.Response.Data.map((record) => ({ value: String(recordId(record)), text: titleOf(record) })),
-  );
+  return pages.flat();
 }
 
 /** The tenant's users whose name contains `query` (users/get lets every user of the tenant list them). */
