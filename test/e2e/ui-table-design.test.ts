@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccounts, type TestAccounts } from '../fixtures/accounts';
-import { launchBrowser, loggedInPage, pageErrors, seriousViolations } from '../fixtures/browser';
+import { launchBrowser, loggedInPage, pageErrors, screenshot, seriousViolations } from '../fixtures/browser';
 import { call } from '../fixtures/client';
 import { createRecord, createSite } from '../fixtures/items';
 import { type Stack, startStack } from '../fixtures/stack';
@@ -76,6 +76,7 @@ describe('the column editor', () => {
     await expect.poll(async () => (await grid.locator('li .name').allTextContents())[1]).toContain('Region');
     await grid.getByRole('button', { name: 'Move down: Region' }).press('Enter');
     await expectAccessible(page);
+    await screenshot(page, 'table-design');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').waitFor();
 
@@ -257,6 +258,7 @@ describe('the record form', () => {
     expect(await batch.getAttribute('aria-describedby')).toBe('field-ClassB-description field-ClassB-error');
     expect(await recordsOf(site)).toEqual([]);
     await expectAccessible(page);
+    await screenshot(page, 'form-checks');
 
     await batch.fill('B-7');
     await page.getByLabel('Weight').fill('-1');

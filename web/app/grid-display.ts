@@ -14,7 +14,8 @@ import { storedValue } from './record-values';
 
 const titles = new Map<string, Promise<string | undefined>>();
 
-function linkedTitle(id: string): Promise<string | undefined> {
+/** A linked record's title (ItemTitle), read once per page load; undefined when it cannot be read. */
+export function linkedTitle(id: string): Promise<string | undefined> {
   let title = titles.get(id);
   if (!title) {
     title = post<{ Response: { Data: RecordData[] } }>(`api/items/${id}/get`, {}).then(

@@ -21,6 +21,7 @@ export function SearchPicker({
   empty,
   search,
   currentText,
+  lookUp,
   onChange,
   invalid,
   describedBy,
@@ -34,6 +35,8 @@ export function SearchPicker({
   search: (query: string) => Promise<Option[]>;
   /** The text of the current value, when the caller knows it. */
   currentText?: string;
+  /** Asks for the text of the current value when the searches have not found it. */
+  lookUp?: (value: string) => Promise<string | undefined>;
   onChange: (value: string) => void;
   invalid?: boolean;
   describedBy?: string;
@@ -65,7 +68,19 @@ export function SearchPicker({
       clearTimeout(timer);
     };
   }, [query]);
+  const [looked, setLooked] = useState<string>();
   const shown = value !== empty && !options.some((option) => option.value === value);
+  useEffect(() => {
+    if (!shown || currentText || known.current.has(value) || !lookUp) return;
+    let live = true;
+    lookUp(value).then(
+      (text) => live && text !== undefined && setLooked(text),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [value, shown]);
   return (
     <div class="field picker">
       <FieldLabel id={id} label={label} required={required} />
@@ -87,7 +102,9 @@ export function SearchPicker({
         onChange={(e) => onChange(e.currentTarget.value)}
       >
         <option value={empty}>{words.notSet}</option>
-        {shown && <option value={value}>{currentText ?? known.current.get(value) ?? `? ${value}`}</option>}
+        {shown && (
+          <option value={value}>{currentText ?? known.current.get(value) ?? looked ?? `? ${value}`}</option>
+        )}
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.text}

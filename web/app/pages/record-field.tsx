@@ -3,6 +3,7 @@ import { choiceSources, type LinkSource } from '../../../lib/columns/choices';
 import { displayValue } from '../../../lib/columns/display';
 import type { Column } from '../../../lib/columns/model';
 import type { Accounts } from '../accounts';
+import { linkedTitle } from '../grid-display';
 import { language, t } from '../i18n';
 import { choiceOptions, dateOnly, type FormValue, fromInput, writable } from '../record-values';
 import { type AttachmentEntry, Attachments } from './attachments';
@@ -151,6 +152,7 @@ export function RecordField({
               query,
             )
           }
+          lookUp={(linked) => (/^\d+$/.test(linked) ? linkedTitle(linked) : Promise.resolve(undefined))}
           onChange={onChange}
           invalid={Boolean(error)}
           describedBy={described || undefined}
