@@ -189,7 +189,7 @@ describe('the browser UI', () => {
     await screenshot(page, 'records');
     expect(pageErrors(page)).toEqual([]);
     await page.context().close();
-  });
+  }, 60_000);
 
   it('renames, searches and deletes from the pages, with the site tree and the grid following', async () => {
     const folder = await createSite(stack.url, accounts.admin.apiKey, 0, { Title: 'Archive 2025' });

@@ -141,7 +141,7 @@ describe('the column editor', () => {
     await page.getByRole('cell', { name: '未着手' }).waitFor();
     expect(pageErrors(page)).toEqual([]);
     await page.context().close();
-  });
+  }, 60_000);
 
   it('adds a link to a table picked by name, and the form searches its records by title', async () => {
     const customers = await createSite(stack.url, accounts.admin.apiKey, 0, {
@@ -191,7 +191,7 @@ describe('the column editor', () => {
       .toBe('Globex');
     expect(pageErrors(page)).toEqual([]);
     await page.context().close();
-  });
+  }, 60_000);
   it('offers the lines of a linked wiki as choices', async () => {
     const wiki = await createSite(stack.url, accounts.admin.apiKey, 0, {
       Title: 'Prefectures',
@@ -341,5 +341,5 @@ describe('at 360 px wide', () => {
     expect(await overflow()).toBeLessThanOrEqual(360);
     await expectAccessible(page);
     await page.context().close();
-  });
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Column } from '../../../lib/columns/model';
-import { type Accounts, loadAccounts } from '../accounts';
+import { useAccounts } from '../accounts';
 import { ApiFailure, describe, getSite, post, type RecordData, recordId, type Site } from '../api';
 import { designOf, SECTION, sectionLabel } from '../design';
 import { t } from '../i18n';
@@ -25,19 +25,13 @@ interface CommandButton {
 
 export function RecordPage({ id, siteId }: { id?: number; siteId?: number }) {
   const [loaded, error] = useLoad(async () => {
-    // The tenant's accounts name users, groups and depts; without them the pickers still search.
-    const accounts = loadAccounts().catch(() => undefined);
-    if (id === undefined) {
-      const [site, lists] = await Promise.all([getSite(siteId as number), accounts]);
-      return { site, record: undefined, accounts: lists };
-    }
+    if (id === undefined) return { site: await getSite(siteId as number), record: undefined };
     const answer = await post<{ Response: { Data: RecordData[] } }>(`api/items/${id}/get`, {
       ApiVersion: 1.1,
     });
     const record = answer.Response.Data[0];
     if (!record) throw new Error(t().notFound);
-    const [site, lists] = await Promise.all([getSite(record.SiteId), accounts]);
-    return { site, record, accounts: lists };
+    return { site: await getSite(record.SiteId), record };
   }, [id, siteId]);
   useEffect(() => {
     if (!loaded) return;
@@ -47,7 +41,7 @@ export function RecordPage({ id, siteId }: { id?: number; siteId?: number }) {
   }, [loaded, id]);
   if (error) return <Notice error={error} />;
   if (!loaded) return <Loading />;
-  return <RecordForm site={loaded.site} record={loaded.record} accounts={loaded.accounts} />;
+  return <RecordForm site={loaded.site} record={loaded.record} />;
 }
 
 type Placed = { section: string } | { column: Column };
@@ -73,16 +67,10 @@ function placed(site: Site): { entries: Placed[]; columns: Column[] } {
   return { entries, columns };
 }
 
-function RecordForm({
-  site,
-  record,
-  accounts,
-}: {
-  site: Site;
-  record: RecordData | undefined;
-  accounts: Accounts | undefined;
-}) {
+function RecordForm({ site, record }: { site: Site; record: RecordData | undefined }) {
   const words = t();
+  // The tenant's accounts name users, groups and depts; until they come the pickers still search.
+  const accounts = useAccounts();
   const { entries, columns } = placed(site);
   const id = record ? recordId(record) : 0;
   const userId = currentUser()?.userId ?? 0;

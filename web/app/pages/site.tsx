@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Column } from '../../../lib/columns/model';
-import { type Accounts, loadAccounts } from '../accounts';
+import { useAccounts } from '../accounts';
 import {
   type ChildSite,
   childSites,
@@ -227,12 +227,6 @@ function sortKey(column: Column): string | undefined {
   return column.columnName;
 }
 
-interface Shown {
-  readonly page: Paged;
-  readonly accounts: Accounts | undefined;
-  readonly links: ReadonlyMap<string, string>;
-}
-
 function Grid({ site, firstPage }: { site: Site; firstPage?: Promise<Paged | undefined> }) {
   const words = t();
   const columns = gridColumns(site);
@@ -259,18 +253,24 @@ function Grid({ site, firstPage }: { site: Site; firstPage?: Promise<Paged | und
   if (searchText) view.Search = searchText;
   if (Object.keys(filter).length) view.ColumnFilterHash = filter;
   const prefetched = useRef(firstPage);
-  const [shown, error] = useLoad(async (): Promise<Shown> => {
+  const [page, error] = useLoad(async () => {
     const early = prefetched.current;
     prefetched.current = undefined;
     const first = early && offset === 0 && Object.keys(view).length === 0 ? await early : undefined;
-    const [page, accounts] = await Promise.all([
-      first ?? fetchPage(site.SiteId, offset, view),
-      loadAccounts().catch(() => undefined),
-    ]);
-    return { page, accounts, links: await linkTitles(columns, page.Data) };
+    return first ?? fetchPage(site.SiteId, offset, view);
   }, [site.SiteId, offset, JSON.stringify(view)]);
-  const page = shown?.page;
-  const resolve = resolver(shown?.accounts, shown?.links ?? new Map());
+  // Names and linked titles fill the cells in when they come; the page shows ids until then.
+  const accounts = useAccounts();
+  const [links, setLinks] = useState<ReadonlyMap<string, string>>(new Map());
+  useEffect(() => {
+    if (!page) return;
+    let live = true;
+    linkTitles(columns, page.Data).then((found) => live && found.size > 0 && setLinks(found));
+    return () => {
+      live = false;
+    };
+  }, [page]);
+  const resolve = resolver(accounts, links);
   const sortBy = (column: string) => {
     setSorter(
       sorter?.column === column && sorter.order === 'asc'
