@@ -107,7 +107,11 @@ export function ColumnList({
       </p>
       <div class="add-column">
         <label for={`${id}-add`}>{words.addColumn}</label>
-        <select id={`${id}-add`} value={adding} onChange={(e) => setAdding(e.currentTarget.value)}>
+        <select
+          id={`${id}-add`}
+          value={free.includes(adding) ? adding : (free[0] ?? '')}
+          onChange={(e) => setAdding(e.currentTarget.value)}
+        >
           {free.map((name) => (
             <option key={name} value={name}>
               {labelOf(name)} ({name})

@@ -88,6 +88,7 @@ export function SearchPicker({
         id={`${id}-search`}
         type="search"
         aria-label={`${words.searchIn}: ${label}`}
+        placeholder={`${words.searchIn}…`}
         aria-controls={id}
         value={query}
         onInput={(e) => setQuery(e.currentTarget.value)}
