@@ -94,7 +94,9 @@ export function ColumnEditor({
   const hasChoices = (kind === 'text' && column.family === 'Class') || kind === 'status';
   const isNumber = kind === 'number';
   const isText = kind === 'text' || kind === 'description';
-  const takesDefault = !fixed && kind !== 'attachments' && kind !== 'description';
+  // The server fills the record's people and times, and computes the remaining work.
+  const computed = ['Creator', 'Updator', 'CreatedTime', 'UpdatedTime', 'RemainingWorkValue'].includes(name);
+  const takesDefault = !fixed && !computed && kind !== 'attachments' && kind !== 'description';
 
   const input = (property: Edited, label: string, type: 'text' | 'number' = 'text', extra = {}) => (
     <Setting
@@ -203,21 +205,21 @@ export function ColumnEditor({
         onValue={(value) => set('Description', value)}
         extra={{ rows: 2 }}
       />
-      {(isText || isNumber) && (
+      {(isText || isNumber) && !computed && (
         <div class="columns">
           {input('ServerRegexValidation', words.regex, 'text', { class: 'code' })}
           {input('RegexValidationMessage', words.regexMessage)}
         </div>
       )}
-      {(isText || isNumber || kind === 'date') && (
+      {(isText || isNumber || kind === 'date') && !computed && (
         <div class="columns">
           <div class="field">{check('NoDuplication', words.noDuplication)}</div>
           {flag('NoDuplication') && input('MessageWhenDuplicated', words.duplicatedMessage)}
         </div>
       )}
       <div class="checks">
-        {!fixed && check('ValidateRequired', words.required)}
-        {!fixed && check('EditorReadOnly', words.readOnly)}
+        {!fixed && !computed && check('ValidateRequired', words.required)}
+        {!fixed && !computed && check('EditorReadOnly', words.readOnly)}
         {check('Hide', words.hide)}
       </div>
     </div>

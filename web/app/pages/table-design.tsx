@@ -28,7 +28,9 @@ export function TableDesign({
 }) {
   const words = t();
   const resolved = columnsOf(type, state.entries, language());
-  const all = editorCandidates(type);
+  // Every column can be labelled; the grid-only and computed ones are not placed in the editor.
+  const all = gridCandidates(type);
+  const placeable = editorCandidates(type);
   const [selected, setSelected] = useState(() => all.find((name) => name === 'Title') ?? all[0] ?? '');
   const labelOf = (name: string) => {
     const section = SECTION.exec(name);
@@ -103,7 +105,7 @@ export function TableDesign({
         legend={words.editorColumns}
         items={state.general}
         labelOf={labelOf}
-        candidates={all}
+        candidates={placeable}
         onChange={(general) => onChange({ ...state, general })}
         extra={sectionName}
         actions={
