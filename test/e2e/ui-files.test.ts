@@ -30,6 +30,22 @@ beforeAll(async () => {
   siteId = await createSite(stack.url, accounts.admin.apiKey, 0, {
     Title: 'Drawings',
     ReferenceType: 'Results',
+    // The form shows the columns the design places.
+    SiteSettings: {
+      EditorColumnHash: {
+        General: [
+          'ResultId',
+          'Ver',
+          'Title',
+          'Body',
+          'Status',
+          'Manager',
+          'Owner',
+          'AttachmentsA',
+          'Comments',
+        ],
+      },
+    },
   });
 });
 

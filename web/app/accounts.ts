@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'preact/hooks';
 import { post } from './api';
 
 /**
@@ -42,4 +43,23 @@ export function loadAccounts(): Promise<Accounts> {
     },
   );
   return loading;
+}
+
+/**
+ * The account lists for a page that does not wait for them: undefined until they are read (or when they
+ * cannot be), then the lists; the page shows ids, and its pickers search, in the meantime.
+ */
+export function useAccounts(): Accounts | undefined {
+  const [accounts, setAccounts] = useState<Accounts>();
+  useEffect(() => {
+    let live = true;
+    loadAccounts().then(
+      (lists) => live && setAccounts(lists),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return accounts;
 }

@@ -1,3 +1,7 @@
+import type { ChildSite, Site } from './model';
+
+export type { ChildSite, RecordData, Site } from './model';
+
 /**
  * Calls to Kiroku's API from the page: same origin, the login cookie, `X-Requested-With` (the CSRF rule of
  * CONTRACT section 1), JSON in and out. Every failure becomes an ApiFailure whose text a person can read.
@@ -73,36 +77,6 @@ export function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export interface ChildSite {
-  readonly SiteId: number;
-  readonly ParentId: number;
-  readonly Title: string;
-  readonly ReferenceType: 'Sites' | 'Issues' | 'Results' | 'Wikis' | 'Dashboards';
-  readonly SiteName?: string;
-  readonly Permission: number;
-}
-
-export interface Site {
-  readonly SiteId: number;
-  readonly Title: string;
-  readonly ReferenceType: ChildSite['ReferenceType'];
-  readonly SiteName?: string;
-  readonly SiteGroupName?: string;
-  readonly ParentId: number;
-  readonly InheritPermission: number;
-  readonly Permissions: string[];
-  readonly SiteSettings: Record<string, unknown>;
-}
-
-export type RecordData = Record<string, unknown> & {
-  SiteId: number;
-  Title?: string;
-  Body?: string;
-  Status?: number;
-  Ver?: number;
-  UpdatedTime?: string;
-};
-
 /** The permission flags (CONTRACT section 5). */
 export const Permission = {
   Read: 1,
@@ -138,4 +112,30 @@ export function siteColumns(site: Site): readonly ColumnSetting[] {
 /** The record's id, whatever its kind (IssueId, ResultId, WikiId). */
 export function recordId(record: Record<string, unknown>): number {
   return Number(record.IssueId ?? record.ResultId ?? record.WikiId ?? 0);
+}
+
+let tables: Promise<ChildSite[]> | undefined;
+
+/**
+ * The tables (Issues, Results, Wikis) the caller can read, found by walking the site tree from the top
+ * level one level at a time (childsites), at most 1,000 sites; read once per page load. For picking a
+ * link target by name.
+ */
+export function readableTables(): Promise<ChildSite[]> {
+  tables ??= (async () => {
+    const found: ChildSite[] = [];
+    let level = [0];
+    let seen = 0;
+    while (level.length > 0 && seen < 1000) {
+      const children = (await Promise.all(level.map((id) => childSites(id).catch(() => [])))).flat();
+      seen += children.length;
+      found.push(...children.filter((site) => ['Issues', 'Results', 'Wikis'].includes(site.ReferenceType)));
+      level = children.filter((site) => site.ReferenceType === 'Sites').map((site) => site.SiteId);
+    }
+    return found;
+  })().catch((error) => {
+    tables = undefined;
+    throw error;
+  });
+  return tables;
 }

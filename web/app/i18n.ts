@@ -98,6 +98,69 @@ const en = {
   enabled: 'Enabled',
   everyone: 'Every user',
   nobody: '(none)',
+  moveUp: 'Move up',
+  moveDown: 'Move down',
+  addColumn: 'Column to add',
+  tableDesign: 'Table design',
+  columnSettings: 'Column settings',
+  columnToEdit: 'Column to edit',
+  editorColumns: 'Editor columns',
+  gridColumns: 'Grid columns',
+  section: 'Section',
+  sectionName: 'Section name',
+  addSection: 'Add a section',
+  choices: 'Choices',
+  choicesHelp:
+    'One choice a line: value,text,short text,CSS class. [[Users]], [[Users*]], [[Depts]], [[Groups]], [[Groups*]], [[TimeZones]] or [[site id]] (a link) offer other things.',
+  preview: 'Preview',
+  noChoices: 'No choices: a free text field.',
+  line: 'Line',
+  sourceUsers: "The site's users",
+  sourceAllUsers: 'Every user',
+  sourceGroups: "The site's groups",
+  sourceAllGroups: 'Every group',
+  sourceDepts: 'Every department',
+  sourceTimeZones: 'Time zones',
+  sourceLink: 'Records of site',
+  linkToSite: 'Link to a table (find it by name)',
+  site: 'Site',
+  addLink: 'Add the link',
+  defaultInput: 'Default',
+  defaultDays: 'Default (days from today)',
+  min: 'Minimum',
+  max: 'Maximum',
+  step: 'Step',
+  decimalPlaces: 'Decimal places',
+  unit: 'Unit',
+  maxLength: 'Max length (characters)',
+  description: 'Description',
+  regex: 'Regular expression the value must match',
+  regexMessage: 'Message when it does not match',
+  noDuplication: 'No duplicates',
+  duplicatedMessage: 'Message for a duplicate',
+  required: 'Required',
+  readOnly: 'Read-only in the form',
+  hide: 'Hidden',
+  validateRequired: 'This is a required field.',
+  validateMinNumber: 'The number entered is too small.',
+  validateMaxNumber: 'The number entered is too large.',
+  validationError: 'There is an error in the entered content.',
+  searchIn: 'Search',
+  notSet: '(not set)',
+  emptyKinds: 'Empty',
+  roundingType: 'Rounding',
+  roundAwayFromZero: 'Round half away from zero',
+  roundCeiling: 'Round up',
+  roundTruncate: 'Truncate',
+  roundFloor: 'Round down',
+  roundToEven: 'Round half to even',
+  nullable: 'Empty stays empty (not 0)',
+  dateFormat: 'In the form',
+  formatDate: 'Date',
+  formatMinutes: 'Date and time (minutes)',
+  formatSeconds: 'Date and time (seconds)',
+  multipleSelections: 'Several choices',
+  templates: 'Table designs',
 } as const;
 
 export type Words = { readonly [K in keyof typeof en]: string };
@@ -198,16 +261,88 @@ const ja: Words = {
   enabled: '有効',
   everyone: '全てのユーザ',
   nobody: '（なし）',
+  moveUp: '上へ',
+  moveDown: '下へ',
+  addColumn: '追加する項目',
+  tableDesign: 'テーブルの設計',
+  columnSettings: '項目の設定',
+  columnToEdit: '設定する項目',
+  editorColumns: 'エディタの項目',
+  gridColumns: '一覧の項目',
+  section: 'セクション',
+  sectionName: 'セクション名',
+  addSection: 'セクションを追加',
+  choices: '選択肢一覧',
+  choicesHelp:
+    '1行に1つ: 値,表示名,短縮名,CSSクラス。[[Users]]、[[Users*]]、[[Depts]]、[[Groups]]、[[Groups*]]、[[TimeZones]]、[[サイトID]]（リンク）も使えます。',
+  preview: 'プレビュー',
+  noChoices: '選択肢はありません（自由入力）。',
+  line: '行',
+  sourceUsers: 'サイトのユーザ',
+  sourceAllUsers: '全てのユーザ',
+  sourceGroups: 'サイトのグループ',
+  sourceAllGroups: '全てのグループ',
+  sourceDepts: '全ての組織',
+  sourceTimeZones: 'タイムゾーン',
+  sourceLink: 'サイトのレコード',
+  linkToSite: 'テーブルへのリンク（名前で検索）',
+  site: 'サイト',
+  addLink: 'リンクを追加',
+  defaultInput: '既定値',
+  defaultDays: '既定値（今日からの日数）',
+  min: '最小',
+  max: '最大',
+  step: 'ステップ',
+  decimalPlaces: '小数点以下桁数',
+  unit: '単位',
+  maxLength: '最大文字数',
+  description: '説明',
+  regex: '入力値が一致すべき正規表現',
+  regexMessage: '一致しない時のメッセージ',
+  noDuplication: '重複禁止',
+  duplicatedMessage: '重複時のメッセージ',
+  required: '必須',
+  readOnly: '読み取り専用',
+  hide: '非表示',
+  validateRequired: '入力必須項目です。',
+  validateMinNumber: '入力された数字が小さすぎます。',
+  validateMaxNumber: '入力された数字が大きすぎます。',
+  validationError: '入力された内容に誤りがあります。',
+  searchIn: '検索',
+  notSet: '（未設定）',
+  emptyKinds: '空のサイト',
+  roundingType: '端数処理',
+  roundAwayFromZero: '四捨五入',
+  roundCeiling: '切り上げ',
+  roundTruncate: '切り捨て',
+  roundFloor: '切り下げ',
+  roundToEven: '銀行丸め',
+  nullable: '空欄を0にしない',
+  dateFormat: 'フォームでの入力',
+  formatDate: '日付',
+  formatMinutes: '日付と時刻(分)',
+  formatSeconds: '日付と時刻(秒)',
+  multipleSelections: '複数選択',
+  templates: 'テーブルのテンプレート',
 };
 
 export type Language = 'en' | 'ja';
 const dictionaries: Record<Language, Words> = { en, ja };
 const STORAGE_KEY = 'kiroku.language';
 
+/** The stored choice; none where the page may not keep one (storage refused, or no storage at all). */
+function storedChoice(): string | null {
+  try {
+    return globalThis.localStorage?.getItem(STORAGE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 function initial(): Language {
-  const stored = localStorage.getItem(STORAGE_KEY);
+  const stored = storedChoice();
   if (stored === 'en' || stored === 'ja') return stored;
-  return navigator.language.toLowerCase().startsWith('ja') ? 'ja' : 'en';
+  return (globalThis.navigator?.language ?? 'en').toLowerCase().startsWith('ja') ? 'ja' : 'en';
 }
 
 let current: Language = initial();
@@ -220,7 +355,6 @@ export function language(): Language {
 export function setLanguage(next: Language): void {
   current = next;
   localStorage.setItem(STORAGE_KEY, next);
-  document.documentElement.lang = next;
   for (const listener of listeners) listener();
 }
 

@@ -1,8 +1,10 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { describe, url } from '../api';
 import { t } from '../i18n';
 import { ChunkedUpload } from '../upload';
 import { Markdown } from './markdown';
+import { FieldLabel } from './pickers';
 
 /**
  * A Markdown text (Body, a Description) with a preview. An image pasted or dropped into it is uploaded for
@@ -14,12 +16,22 @@ export function BodyEditor({
   siteId,
   value,
   onChange,
+  required,
+  invalid,
+  describedBy,
+  children,
 }: {
   id: string;
   label: string;
   siteId: number;
   value: string;
   onChange: (text: string) => void;
+  required?: boolean;
+  invalid?: boolean;
+  /** More ids describing the field (its description, its error), besides the paste hint. */
+  describedBy?: string;
+  /** Shown under the field: its description and its error. */
+  children?: ComponentChildren;
 }) {
   const words = t();
   const [error, setError] = useState<string>();
@@ -52,12 +64,14 @@ export function BodyEditor({
 
   return (
     <div class="field body-editor">
-      <label for={id}>{label}</label>
+      <FieldLabel id={id} label={label} required={required} />
       <textarea
         id={id}
         rows={6}
         value={value}
-        aria-describedby={`${id}-hint`}
+        aria-describedby={[`${id}-hint`, describedBy].filter(Boolean).join(' ')}
+        aria-invalid={invalid || undefined}
+        aria-required={required || undefined}
         aria-busy={busy || undefined}
         onInput={(event) => onChange(event.currentTarget.value)}
         onPaste={(event) => {
@@ -78,6 +92,7 @@ export function BodyEditor({
       <small id={`${id}-hint`} class="muted">
         {words.pasteImage}
       </small>
+      {children}
       {error && (
         <p class="error" role="alert">
           {error}

@@ -1,13 +1,16 @@
 import { useRef, useState } from 'preact/hooks';
 import { type Accounts, loadAccounts } from '../accounts';
 import { describe, getSite, post, type Site } from '../api';
+import { type DesignState, designState, isTable, withDesign } from '../design';
 import { t } from '../i18n';
 import { Field, Loading, Notice, useLoad } from './common';
+import { TableDesign } from './table-design';
 
 /**
- * A site's settings: Title, SiteName, SiteGroupName and Permissions (updatesite); the attachment column's
- * limits, command buttons and browser scripts (SiteSettings, through updatesite); server scripts with their
- * condition flags (updatesitesettings).
+ * A site's settings: Title, SiteName, SiteGroupName and Permissions (updatesite); a table's design (its
+ * columns' settings, the editor's and the grid's column lists), the attachment column's limits, command
+ * buttons and browser scripts (SiteSettings, through updatesite); server scripts with their condition
+ * flags (updatesitesettings).
  */
 
 const FLAGS = [
@@ -71,7 +74,15 @@ export function SiteSettingsPage({ id }: { id: number }) {
 function SettingsForm({ site, accounts }: { site: Site; accounts: Accounts | undefined }) {
   const words = t();
   const settings = site.SiteSettings;
-  const columns = Array.isArray(settings.Columns) ? (settings.Columns as Record<string, unknown>[]) : [];
+  const table = isTable(site.ReferenceType) ? site.ReferenceType : undefined;
+  const [design, setDesign] = useState<DesignState | undefined>(() =>
+    table ? designState(site) : undefined,
+  );
+  const columns = design
+    ? (design.entries as Record<string, unknown>[])
+    : Array.isArray(settings.Columns)
+      ? (settings.Columns as Record<string, unknown>[])
+      : [];
   const attachments = columns.find((column) => column.ColumnName === 'AttachmentsA') ?? {};
   const [title, setTitle] = useState(site.Title);
   const [siteName, setSiteName] = useState(site.SiteName ?? '');
@@ -106,6 +117,10 @@ function SettingsForm({ site, accounts }: { site: Site; accounts: Accounts | und
     for (const key of Object.keys(limits)) delete attachmentColumn[key];
     for (const [key, value] of limitEntries) attachmentColumn[key] = Number(value);
     const { ServerScripts: _kept, ...rest } = settings;
+    const entries =
+      Object.keys(attachmentColumn).length > 1 ? [...otherColumns, attachmentColumn] : otherColumns;
+    const designed =
+      table && design ? withDesign(rest, table, { ...design, entries }) : { ...rest, Columns: entries };
     try {
       await post(`api/items/${site.SiteId}/updatesite`, {
         Title: title,
@@ -115,10 +130,8 @@ function SettingsForm({ site, accounts }: { site: Site; accounts: Accounts | und
           Permissions: rows.map((row) => `${row.kind},${row.id},${row.bits}`),
         }),
         SiteSettings: {
-          ...rest,
+          ...designed,
           ...(settings.ServerScripts !== undefined && { ServerScripts: settings.ServerScripts }),
-          Columns:
-            Object.keys(attachmentColumn).length > 1 ? [...otherColumns, attachmentColumn] : otherColumns,
           CommandButtons: buttons.filter((button) => button.Label || button.QueryString),
           Scripts: browserScripts.filter((script) => script.Body),
         },
@@ -164,6 +177,8 @@ function SettingsForm({ site, accounts }: { site: Site; accounts: Accounts | und
             onInput={(e) => setSiteGroupName(e.currentTarget.value)}
           />
         </Field>
+
+        {table && design && <TableDesign type={table} state={design} onChange={setDesign} />}
 
         <fieldset>
           <legend>{words.permissions}</legend>

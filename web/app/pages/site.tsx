@@ -1,4 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { Column } from '../../../lib/columns/model';
+import { useAccounts } from '../accounts';
 import {
   type ChildSite,
   childSites,
@@ -8,10 +10,12 @@ import {
   type RecordData,
   recordId,
   type Site,
-  siteColumns,
 } from '../api';
-import { t } from '../i18n';
+import { designOf } from '../design';
+import { cellText, linkTitles, resolver } from '../grid-display';
+import { language, t } from '../i18n';
 import { pageContext, runBrowserScripts } from '../p';
+import { TEMPLATES, templateOf } from '../templates';
 import { Field, Loading, Notice, useAction, useLoad } from './common';
 import { Markdown } from './markdown';
 
@@ -72,12 +76,23 @@ function Folder({ id }: { id: number }) {
   const words = t();
   const [children, error, reload] = useLoad(() => childSites(id), [id]);
   const [title, setTitle] = useState('');
-  const [type, setType] = useState<(typeof TYPES)[number]>('Results');
+  // A ReferenceType (an empty site of that kind) or `template:<id>` (a table design of templates.ts).
+  const [type, setType] = useState<string>('Results');
   const [run, actionError] = useAction(reload);
   const create = (event: Event) => {
     event.preventDefault();
+    const template = type.startsWith('template:') ? templateOf(type.slice('template:'.length)) : undefined;
     void run(async () => {
-      await post(`api/items/${id}/createsite`, { Title: title, ReferenceType: type });
+      await post(
+        `api/items/${id}/createsite`,
+        template
+          ? {
+              Title: title,
+              ReferenceType: template.referenceType,
+              SiteSettings: template.settings(language()),
+            }
+          : { Title: title, ReferenceType: type },
+      );
       setTitle('');
     });
   };
@@ -155,16 +170,21 @@ function Folder({ id }: { id: number }) {
           />
         </Field>
         <Field id="new-site-type" label={words.type}>
-          <select
-            id="new-site-type"
-            value={type}
-            onChange={(e) => setType(e.currentTarget.value as (typeof TYPES)[number])}
-          >
-            {TYPES.map((name) => (
-              <option key={name} value={name}>
-                {words[name]}
-              </option>
-            ))}
+          <select id="new-site-type" value={type} onChange={(e) => setType(e.currentTarget.value)}>
+            <optgroup label={words.emptyKinds}>
+              {TYPES.map((name) => (
+                <option key={name} value={name}>
+                  {words[name]}
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label={words.templates}>
+              {TEMPLATES.map((template) => (
+                <option key={template.id} value={`template:${template.id}`}>
+                  {template.name[language()]} ({words[template.referenceType]})
+                </option>
+              ))}
+            </optgroup>
           </select>
         </Field>
         <button type="submit" class="primary">
@@ -191,39 +211,41 @@ async function fetchPage(siteId: number, offset: number, view: Record<string, un
   return answer.Response;
 }
 
-/** The columns a grid can sort and filter by; a site's own Columns settings add their names. */
-function gridColumns(site: Site): string[] {
-  const base = ['Title', 'Status', 'UpdatedTime'];
-  const own = siteColumns(site)
-    .map((column) => column.ColumnName ?? '')
-    .filter((name) => /^(Class|Num|Date|Check)[A-Z]$/.test(name));
-  return [...base, ...own];
+/** The grid's columns (GridColumns, else the defaults), as the column model resolves them. */
+function gridColumns(site: Site): Column[] {
+  const design = designOf(site);
+  return design.grid.flatMap((name) => {
+    const column = design.columns.byName.get(name);
+    return column ? [column] : [];
+  });
 }
 
-/** A column's label: its LabelText in the site's Columns settings, else its name. */
-function labelOf(site: Site, column: string): string {
-  const words = t();
-  const own = { Title: words.title, Status: words.status, UpdatedTime: words.updated }[column];
-  return siteColumns(site).find((setting) => setting.ColumnName === column)?.LabelText ?? own ?? column;
-}
-
-function cell(record: RecordData, column: string): string {
-  for (const hash of ['ClassHash', 'NumHash', 'DateHash', 'CheckHash']) {
-    const values = record[hash] as Record<string, unknown> | undefined;
-    if (values && column in values) return String(values[column]);
-  }
-  const value = record[column];
-  return value === undefined || value === null ? '' : String(value);
+/** The column a grid header sorts and filters by: TitleBody by Title; Comments by none. */
+function sortKey(column: Column): string | undefined {
+  if (column.kind === 'titleBody') return 'Title';
+  if (column.kind === 'comments') return undefined;
+  return column.columnName;
 }
 
 function Grid({ site, firstPage }: { site: Site; firstPage?: Promise<Paged | undefined> }) {
   const words = t();
   const columns = gridColumns(site);
+  const filterable = columns.filter((column) => sortKey(column) !== undefined);
   const [offset, setOffset] = useState(0);
   const [sorter, setSorter] = useState<{ column: string; order: 'asc' | 'desc' }>();
   const [search, setSearch] = useState('');
   const [searchText, setSearchText] = useState('');
-  const [filterColumn, setFilterColumn] = useState(columns[0] ?? 'Title');
+  const [filterColumn, setFilterColumn] = useState(() => {
+    const first = filterable.find((column) => sortKey(column) === 'Title') ?? filterable[0];
+    return (first && sortKey(first)) ?? 'Title';
+  });
+  // The cells that open the record: the id and title columns, else the first column.
+  const opens = (column: Column) =>
+    column.kind === 'id' ||
+    column.kind === 'titleBody' ||
+    column.columnName === 'Title' ||
+    (column === columns[0] &&
+      !columns.some((c) => c.kind === 'id' || c.kind === 'titleBody' || c.columnName === 'Title'));
   const [filterValue, setFilterValue] = useState('');
   const [filter, setFilter] = useState<Record<string, string>>({});
   const view: Record<string, unknown> = {};
@@ -237,6 +259,18 @@ function Grid({ site, firstPage }: { site: Site; firstPage?: Promise<Paged | und
     const first = early && offset === 0 && Object.keys(view).length === 0 ? await early : undefined;
     return first ?? fetchPage(site.SiteId, offset, view);
   }, [site.SiteId, offset, JSON.stringify(view)]);
+  // Names and linked titles fill the cells in when they come; the page shows ids until then.
+  const accounts = useAccounts();
+  const [links, setLinks] = useState<ReadonlyMap<string, string>>(new Map());
+  useEffect(() => {
+    if (!page) return;
+    let live = true;
+    linkTitles(columns, page.Data).then((found) => live && found.size > 0 && setLinks(found));
+    return () => {
+      live = false;
+    };
+  }, [page]);
+  const resolve = resolver(accounts, links);
   const sortBy = (column: string) => {
     setSorter(
       sorter?.column === column && sorter.order === 'asc'
@@ -284,9 +318,9 @@ function Grid({ site, firstPage }: { site: Site; firstPage?: Promise<Paged | und
             value={filterColumn}
             onChange={(e) => setFilterColumn(e.currentTarget.value)}
           >
-            {columns.map((column) => (
-              <option key={column} value={column}>
-                {labelOf(site, column)}
+            {filterable.map((column) => (
+              <option key={column.columnName} value={sortKey(column)}>
+                {column.labelText}
               </option>
             ))}
           </select>
@@ -320,38 +354,41 @@ function Grid({ site, firstPage }: { site: Site; firstPage?: Promise<Paged | und
           <table class="grid">
             <thead>
               <tr>
-                <th scope="col">{words.id}</th>
-                {columns.map((column) => (
-                  <th
-                    scope="col"
-                    key={column}
-                    aria-sort={
-                      sorter?.column === column
-                        ? sorter.order === 'asc'
-                          ? 'ascending'
-                          : 'descending'
-                        : undefined
-                    }
-                  >
-                    <button type="button" class="link" onClick={() => sortBy(column)}>
-                      {labelOf(site, column)}
-                    </button>
-                  </th>
-                ))}
+                {columns.map((column) => {
+                  const key = sortKey(column);
+                  return (
+                    <th
+                      scope="col"
+                      key={column.columnName}
+                      aria-sort={
+                        key && sorter?.column === key
+                          ? sorter.order === 'asc'
+                            ? 'ascending'
+                            : 'descending'
+                          : undefined
+                      }
+                    >
+                      {key ? (
+                        <button type="button" class="link" onClick={() => sortBy(key)}>
+                          {column.labelText}
+                        </button>
+                      ) : (
+                        column.labelText
+                      )}
+                    </th>
+                  );
+                })}
               </tr>
             </thead>
             <tbody>
               {page.Data.map((record) => (
                 <tr key={recordId(record)}>
-                  <td>
-                    <a href={`#/items/${recordId(record)}`}>{recordId(record)}</a>
-                  </td>
                   {columns.map((column) => (
-                    <td key={column}>
-                      {column === 'Title' ? (
-                        <a href={`#/items/${recordId(record)}`}>{cell(record, column)}</a>
+                    <td key={column.columnName} class={column.kind === 'number' ? 'number' : undefined}>
+                      {opens(column) ? (
+                        <a href={`#/items/${recordId(record)}`}>{cellText(column, record, resolve)}</a>
                       ) : (
-                        cell(record, column)
+                        cellText(column, record, resolve)
                       )}
                     </td>
                   ))}
