@@ -1,0 +1,280 @@
+import type { ColumnDefinition, ReferenceType } from './definitions';
+import { definitionsOf } from './definitions';
+import { defaultEditorColumns, defaultGridColumns } from './layouts';
+import { type Column, columnsOf, mergeColumn } from './model';
+import { recordedLink, setLinks } from './site-settings-links';
+import {
+  migrateSiteSettings,
+  OLDEST_MIGRATED_VERSION,
+  SITE_SETTINGS_VERSION,
+} from './site-settings-migration';
+
+/**
+ * SiteSettings as the reference stores them (CONTRACT 11, reference/pleasanter-columns.md 1): migrated to
+ * Version 1.017, then written as `SiteSettings.RecordingData` writes them, a diff against the built-in
+ * definitions. What the column model does not know (screen-only properties, site-level keys it does not
+ * read) is kept verbatim. Pure: the sites that load in the tenant are given by the caller.
+ */
+
+export { linkedSiteIds } from './site-settings-links';
+export { SITE_SETTINGS_VERSION } from './site-settings-migration';
+
+type Settings = Record<string, unknown>;
+
+export interface SettingsProblem {
+  readonly property: string;
+  readonly problem: string;
+}
+
+export interface NormalizeOptions {
+  readonly referenceType: ReferenceType;
+  readonly siteId: number;
+  /** Whether a `[[siteId]]` link target loads in the caller's tenant (`SetLinks` adds only those). */
+  readonly loads: (siteId: number) => boolean;
+  /** The columns whose Links are made again from their ChoicesText; all of them when absent. */
+  readonly linksOf?: ReadonlySet<string>;
+}
+
+const LISTS = [
+  'GridColumns',
+  'FilterColumns',
+  'HistoryColumns',
+  'LinkColumns',
+  'TitleColumns',
+  'EditorColumns',
+];
+const OBJECT_LISTS = ['Columns', 'Links', 'Sections', 'Views', 'Aggregations', 'Formulas'];
+/** Lists of settings the reference writes only when they hold something. */
+const DROPPED_WHEN_EMPTY = [
+  ...OBJECT_LISTS,
+  ...['Tabs', 'Summaries', 'Processes', 'StatusControls', 'Notifications', 'Reminders', 'Exports'],
+  ...['Styles', 'Scripts', 'Htmls', 'ServerScripts', 'BulkUpdateColumns', 'RelatingColumns'],
+  ...['DashboardParts', 'IntegratedSites'],
+];
+const DROPPED_WHEN_ZERO = ['ViewLatestId', 'SectionLatestId', 'TabLatestId', 'GridView'];
+const CANONICAL = new Map(
+  [...LISTS, ...DROPPED_WHEN_EMPTY, ...DROPPED_WHEN_ZERO]
+    .concat(['Version', 'ReferenceType', 'SiteId', 'EditorColumnHash', 'TitleSeparator'])
+    .map((key) => [key.toLowerCase(), key]),
+);
+
+const isObject = (value: unknown): value is Settings =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isStrings = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const sameList = (a: unknown, b: readonly string[]) =>
+  Array.isArray(a) && a.length === b.length && a.every((item, index) => item === b[index]);
+
+/** Known keys under their own spelling (names match without case, CONTRACT 1). */
+function canonicalKeys(settings: Readonly<Settings>): Settings {
+  const out: Settings = {};
+  for (const [key, value] of Object.entries(settings)) out[CANONICAL.get(key.toLowerCase()) ?? key] = value;
+  return out;
+}
+
+function typeProblems(settings: Settings): SettingsProblem[] {
+  const problems: SettingsProblem[] = [];
+  const wrong = (key: string, problem: string) => problems.push({ property: `SiteSettings.${key}`, problem });
+  for (const key of LISTS) {
+    if (settings[key] != null && !isStrings(settings[key])) wrong(key, 'must be a list of column names');
+  }
+  for (const key of OBJECT_LISTS) {
+    const value = settings[key];
+    if (value != null && !(Array.isArray(value) && value.every(isObject)))
+      wrong(key, 'must be a list of objects');
+  }
+  const hash = settings.EditorColumnHash;
+  if (
+    hash != null &&
+    !(isObject(hash) && Object.values(hash).every((tab) => tab === null || isStrings(tab)))
+  ) {
+    wrong('EditorColumnHash', 'must map tab names to lists of column names');
+  }
+  if (settings.TitleSeparator != null && typeof settings.TitleSeparator !== 'string') {
+    wrong('TitleSeparator', 'must be a string');
+  }
+  if (Array.isArray(settings.Columns)) {
+    settings.Columns.forEach((entry, index) => {
+      if (isObject(entry) && typeof entry.ColumnName !== 'string') {
+        wrong(`Columns[${index}].ColumnName`, 'required: the name of a column');
+      }
+    });
+  }
+  return problems;
+}
+
+function versionOf(value: unknown): number | string {
+  if (value === undefined || value === null) return SITE_SETTINGS_VERSION;
+  const version = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof version !== 'number' || !Number.isFinite(version)) return 'must be a number such as 1.017';
+  if (version < OLDEST_MIGRATED_VERSION) {
+    return `${version} predates the forms Kiroku migrates (${OLDEST_MIGRATED_VERSION} and later)`;
+  }
+  return version;
+}
+
+/**
+ * The settings as stored: migrated, Links derived, every part written only when it differs from its
+ * default, Version, ReferenceType and SiteId always. Problems (wrong JSON types of what the model reads, a
+ * Version too old) come back instead of settings; duplicates and entries naming no column of the table
+ * are dropped, as the reference drops them, never refused.
+ */
+export function normalizeSiteSettings(
+  input: Readonly<Settings>,
+  options: NormalizeOptions,
+): { settings: Settings; problems: readonly SettingsProblem[] } {
+  const { referenceType } = options;
+  const given = canonicalKeys(input);
+  const problems = typeProblems(given);
+  const version = versionOf(given.Version);
+  if (typeof version === 'string') problems.push({ property: 'SiteSettings.Version', problem: version });
+  const entries = Array.isArray(given.Columns) ? given.Columns.filter(isObject).map(canonicalColumnKeys) : [];
+  for (const problem of columnsOf(referenceType, entries, 'ja').problems) {
+    const index = entries.findIndex((entry) => entry.ColumnName === problem.columnName);
+    if (problem.property && / must be an? /.test(problem.reason)) {
+      problems.push({
+        property: `SiteSettings.Columns[${index}].${problem.property}`,
+        problem: problem.reason.replace(/; the default is used\.$/, ''),
+      });
+    }
+  }
+  if (problems.length > 0 || typeof version === 'string') return { settings: {}, problems };
+  const migrated = migrateSiteSettings({ ...given, Columns: entries }, version, referenceType);
+  const columns = (migrated.Columns as Settings[]).map((entry) => ({ ...entry }));
+  const derive = options.linksOf
+    ? columns.filter((column) => options.linksOf?.has(String(column.ColumnName)))
+    : columns;
+  const links = setLinks(derive, Array.isArray(migrated.Links) ? migrated.Links : [], options.loads);
+  return { settings: recorded({ ...migrated, Columns: columns, Links: links }, options), problems: [] };
+}
+
+function recorded(settings: Settings, { referenceType, siteId }: NormalizeOptions): Settings {
+  const out: Settings = { Version: SITE_SETTINGS_VERSION, ReferenceType: referenceType, SiteId: siteId };
+  for (const [key, value] of Object.entries(settings)) {
+    if (key in out || value === undefined || value === null) continue;
+    if (DROPPED_WHEN_EMPTY.includes(key) && Array.isArray(value) && value.length === 0) continue;
+    if (DROPPED_WHEN_ZERO.includes(key) && value === 0) continue;
+    out[key] = value;
+  }
+  if (sameList(out.GridColumns, defaultGridColumns(referenceType))) delete out.GridColumns;
+  if (sameList(out.TitleColumns, ['Title'])) delete out.TitleColumns;
+  if (out.TitleSeparator === ')') delete out.TitleSeparator;
+  if (isObject(out.EditorColumnHash) && editorIsDefault(out.EditorColumnHash, referenceType)) {
+    delete out.EditorColumnHash;
+  }
+  const columns = recordedColumns(settings.Columns as Settings[], referenceType);
+  if (columns.length > 0) out.Columns = columns;
+  else delete out.Columns;
+  const links = (settings.Links as Settings[]).map(recordedLink);
+  if (links.length > 0) out.Links = links;
+  else delete out.Links;
+  return out;
+}
+
+/** `RecordingData`: the General tab equal to the default editor and no other tab holding columns. */
+function editorIsDefault(hash: Settings, referenceType: ReferenceType): boolean {
+  const tabs = Object.entries(hash);
+  if (tabs.every(([, tab]) => !Array.isArray(tab) || tab.length === 0)) return true;
+  return (
+    sameList(hash.General, defaultEditorColumns(referenceType)) &&
+    tabs.every(([name, tab]) => name === 'General' || !Array.isArray(tab) || tab.length === 0)
+  );
+}
+
+/** The model's property names, and the flags the diff handles, under their own spelling. */
+const COLUMN_KEYS = new Map(
+  [
+    ...['ColumnName', 'LabelText', 'ChoicesText', 'DefaultInput', 'EditorFormat', 'GridFormat'],
+    ...['DecimalPlaces', 'RoundingType', 'Unit', 'MaxLength', 'Nullable', 'MultipleSelections'],
+    ...['NoDuplication', 'MessageWhenDuplicated', 'ValidateRequired', 'EditorReadOnly', 'Hide'],
+    ...['AllowImage', 'Min', 'Max', 'Step', 'Description', 'ServerRegexValidation'],
+    ...['RegexValidationMessage', 'FieldCss', 'Section', 'Link'],
+  ].map((key) => [key.toLowerCase(), key]),
+);
+
+function canonicalColumnKeys(entry: Settings): Settings {
+  const out: Settings = {};
+  for (const [key, value] of Object.entries(entry)) out[COLUMN_KEYS.get(key.toLowerCase()) ?? key] = value;
+  return out;
+}
+
+type Written = (site: Column, plain: Column, definition: ColumnDefinition) => boolean;
+const differs =
+  (field: keyof Column): Written =>
+  (site, plain) =>
+    site[field] !== plain[field];
+const nonBlank =
+  (field: keyof Column): Written =>
+  (site) =>
+    typeof site[field] === 'string' && (site[field] as string).trim() !== '';
+const lines = (text: string) => text.replaceAll('\r\n', '\n');
+
+/**
+ * When `RecordingData` writes a property the model reads, and which Column field holds its value. A label
+ * equal to the definition's in one language only is kept: it is what the admin chose, and dropping it would
+ * show the other language's label to callers of that language, so a round trip is stable in both.
+ */
+const WRITTEN: Readonly<Record<string, readonly [keyof Column, Written]>> = {
+  LabelText: [
+    'labelText',
+    (site, _p, def) => !(site.labelText === def.labels.ja && site.labelText === def.labels.en),
+  ],
+  ChoicesText: ['choicesText', (site, plain) => lines(site.choicesText) !== lines(plain.choicesText)],
+  DefaultInput: ['defaultInput', differs('defaultInput')],
+  EditorFormat: ['editorFormat', differs('editorFormat')],
+  GridFormat: ['gridFormat', differs('gridFormat')],
+  DecimalPlaces: ['decimalPlaces', differs('decimalPlaces')],
+  RoundingType: ['roundingType', differs('roundingType')],
+  Unit: ['unit', differs('unit')],
+  MaxLength: ['maxLength', (site) => site.maxLength !== undefined],
+  Nullable: ['nullable', (site) => site.nullable],
+  MultipleSelections: ['multipleSelections', (site) => site.multipleSelections],
+  NoDuplication: ['noDuplication', (site) => site.noDuplication],
+  MessageWhenDuplicated: ['messageWhenDuplicated', (site) => Boolean(site.messageWhenDuplicated)],
+  ValidateRequired: ['validateRequired', differs('validateRequired')],
+  EditorReadOnly: ['editorReadOnly', differs('editorReadOnly')],
+  Hide: ['hide', (site) => site.hide],
+  AllowImage: ['allowImage', (site) => !site.allowImage],
+  Min: ['min', differs('min')],
+  Max: ['max', differs('max')],
+  Step: ['step', differs('step')],
+  Description: ['description', nonBlank('description')],
+  ServerRegexValidation: ['serverRegexValidation', nonBlank('serverRegexValidation')],
+  RegexValidationMessage: ['regexValidationMessage', nonBlank('regexValidationMessage')],
+  FieldCss: ['fieldCss', (site) => site.fieldCss !== undefined && site.fieldCss !== 'field-normal'],
+};
+
+/**
+ * Each entry with ColumnName and the properties that differ from the definition, in the order given;
+ * properties the model does not read are kept as given. A value the model could not take (an EditorFormat
+ * or RoundingType it does not know) is kept as given too. Entries with nothing left, duplicates and entries
+ * naming no column of the table are dropped.
+ */
+function recordedColumns(entries: readonly Settings[], referenceType: ReferenceType): Settings[] {
+  const definitions = new Map(definitionsOf(referenceType).map((def) => [def.columnName, def]));
+  const seen = new Set<string>();
+  const out: Settings[] = [];
+  for (const entry of entries) {
+    const name = String(entry.ColumnName);
+    const definition = definitions.get(name);
+    if (!definition || seen.has(name)) continue;
+    seen.add(name);
+    const site = mergeColumn(definition, 'ja', entry);
+    const plain = mergeColumn(definition, 'ja');
+    const kept: Settings = { ColumnName: name };
+    for (const [key, value] of Object.entries(entry)) {
+      if (key === 'ColumnName' || value === undefined || value === null) continue;
+      const rule = WRITTEN[key];
+      if (!rule) kept[key] = value;
+      else if (site[rule[0]] === plain[rule[0]] && !rule[1](site, plain, definition)) {
+        // The model fell back to the default: a value it does not know, kept for the reference's screens.
+        if (
+          value !== plain[rule[0]] &&
+          (key === 'EditorFormat' || key === 'GridFormat' || key === 'RoundingType')
+        )
+          kept[key] = value;
+      } else if (rule[1](site, plain, definition)) kept[key] = site[rule[0]];
+    }
+    if (Object.keys(kept).length > 1) out.push(kept);
+  }
+  return out;
+}
