@@ -124,10 +124,13 @@ export function normalizeSiteSettings(
 ): { settings: Settings; problems: readonly SettingsProblem[] } {
   const { referenceType } = options;
   const given = canonicalKeys(input);
+  if (Array.isArray(given.Columns)) {
+    given.Columns = given.Columns.map((entry) => (isObject(entry) ? canonicalColumnKeys(entry) : entry));
+  }
   const problems = typeProblems(given);
   const version = versionOf(given.Version);
   if (typeof version === 'string') problems.push({ property: 'SiteSettings.Version', problem: version });
-  const entries = Array.isArray(given.Columns) ? given.Columns.filter(isObject).map(canonicalColumnKeys) : [];
+  const entries = Array.isArray(given.Columns) ? given.Columns.filter(isObject) : [];
   for (const problem of columnsOf(referenceType, entries, 'ja').problems) {
     const index = entries.findIndex((entry) => entry.ColumnName === problem.columnName);
     if (problem.property && / must be an? /.test(problem.reason)) {
@@ -196,6 +199,9 @@ function canonicalColumnKeys(entry: Settings): Settings {
   for (const [key, value] of Object.entries(entry)) out[COLUMN_KEYS.get(key.toLowerCase()) ?? key] = value;
   return out;
 }
+
+/** Properties whose value the model may not know and fall back from; the value given is kept. */
+const FELL_BACK = ['EditorFormat', 'GridFormat', 'RoundingType'];
 
 type Written = (site: Column, plain: Column, definition: ColumnDefinition) => boolean;
 const differs =
@@ -277,4 +283,69 @@ function recordedColumns(entries: readonly Settings[], referenceType: ReferenceT
     if (Object.keys(kept).length > 1) out.push(kept);
   }
   return out;
+}
+
+/**
+ * What a table design means, whatever form its settings are in: each column as the model merges it (the
+ * site's screen-only properties beside it), the lists in effect (the defaults where none is given), the
+ * Links, and every other key as given. Two settings with the same design behave the same; the round trip
+ * of a template (createsite, getsite, createsite) is checked with it.
+ */
+export function designOf(
+  input: Readonly<Settings>,
+  referenceType: ReferenceType,
+  language: 'ja' | 'en',
+  /** Whether a `[[siteId]]` target loads, as for normalizeSiteSettings. */
+  loads: (siteId: number) => boolean = () => false,
+): Settings {
+  const given = canonicalKeys(input);
+  const version = versionOf(given.Version);
+  const entries = (Array.isArray(given.Columns) ? given.Columns.filter(isObject) : []).map(
+    canonicalColumnKeys,
+  );
+  const migrated = migrateSiteSettings(
+    { ...given, Columns: entries },
+    typeof version === 'number' ? version : SITE_SETTINGS_VERSION,
+    referenceType,
+  );
+  const columns = columnsOf(referenceType, migrated.Columns as Settings[], language).list.map((column) => {
+    const { site, ...merged } = column;
+    const field = (key: string) => (merged as Record<string, unknown>)[WRITTEN[key]?.[0] ?? ''];
+    const screen = Object.entries(site ?? {}).filter(
+      ([key, value]) =>
+        value !== null &&
+        !['ColumnName', 'Section', 'Link'].includes(key) &&
+        (!WRITTEN[key] || (FELL_BACK.includes(key) && value !== field(key))),
+    );
+    return {
+      ...merged,
+      fieldCss: merged.fieldCss === 'field-normal' ? undefined : merged.fieldCss,
+      screen: Object.fromEntries(screen),
+    };
+  });
+  const design: Settings = {};
+  for (const [key, value] of Object.entries(migrated)) {
+    if (['Version', 'SiteId', 'Columns', 'Links'].includes(key) || value === null || value === undefined)
+      continue;
+    if (DROPPED_WHEN_EMPTY.includes(key) && Array.isArray(value) && value.length === 0) continue;
+    if (DROPPED_WHEN_ZERO.includes(key) && value === 0) continue;
+    design[key] = value;
+  }
+  const editor = isObject(migrated.EditorColumnHash) ? migrated.EditorColumnHash : {};
+  return {
+    ...design,
+    ReferenceType: referenceType,
+    GridColumns: migrated.GridColumns ?? defaultGridColumns(referenceType),
+    EditorColumnHash: editorIsDefault(editor, referenceType)
+      ? { General: defaultEditorColumns(referenceType) }
+      : editor,
+    TitleColumns: migrated.TitleColumns ?? ['Title'],
+    TitleSeparator: migrated.TitleSeparator ?? ')',
+    Columns: columns,
+    Links: setLinks(
+      (migrated.Columns as Settings[]).map((entry) => ({ ...entry })),
+      Array.isArray(migrated.Links) ? migrated.Links.filter(isObject) : [],
+      loads,
+    ).map(recordedLink),
+  };
 }
