@@ -69,6 +69,8 @@ export async function importSitePackage(
           site.ReferenceType,
           siteId,
           remapIntegratedSites(site.SiteSettings, newIds, names),
+          undefined,
+          `Package.Sites[${index}].SiteSettings.`,
         ),
         creator: principal.userId,
         updator: principal.userId,

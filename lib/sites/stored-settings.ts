@@ -15,6 +15,8 @@ export async function storedSiteSettings(
   input: Readonly<Record<string, unknown>>,
   /** The columns whose Links are made again; all columns when absent. */
   linksOf?: ReadonlySet<string>,
+  /** Where the settings are in the request, for the names in a 400 (`Sites[2].SiteSettings.`). */
+  where = 'SiteSettings.',
 ): Promise<Record<string, unknown>> {
   const loads = await loadingSites(tenantId, columnsOf(input));
   const { settings, problems } = normalizeSiteSettings(input, {
@@ -25,7 +27,10 @@ export async function storedSiteSettings(
   });
   if (problems.length > 0) {
     throw new InvalidInputError(
-      problems.map(({ property, problem }) => ({ Property: property, Problem: problem })),
+      problems.map(({ property, problem }) => ({
+        Property: property.replace(/^SiteSettings\./, where),
+        Problem: problem,
+      })),
     );
   }
   return settings;

@@ -182,6 +182,52 @@ describe('site settings', () => {
   });
 });
 
+describe('site packages', () => {
+  const packaged = (SiteSettings: object) => ({
+    Sites: [
+      {
+        SiteId: 1,
+        Title: 'From a package',
+        ReferenceType: 'Results',
+        ParentId: 0,
+        InheritPermission: 1,
+        Permissions: [],
+        SiteSettings,
+      },
+    ],
+  });
+
+  it('stores the sites of a package in the reference form, under their new ids', async () => {
+    const template = templates.find((each) => each.siteSettings.Version === 1.011) as TemplateFile;
+    const answer = await post('/api/items/0/importsitepackage', {
+      Package: {
+        Sites: [
+          {
+            ...packaged({}).Sites[0],
+            ReferenceType: template.referenceType,
+            SiteSettings: template.siteSettings,
+          },
+        ],
+      },
+    });
+    expect(answer.body.StatusCode, answer.text).toBe(200);
+    const siteId = Number(answer.body.Id);
+    const stored = await settingsOf(siteId);
+    expect(stored).toMatchObject({ Version: 1.017, ReferenceType: template.referenceType, SiteId: siteId });
+    expect(stored).not.toHaveProperty('EditorColumns');
+  });
+
+  it('refuses a value of the wrong type with 400 naming where it is in the package', async () => {
+    const answer = await post('/api/items/0/importsitepackage', {
+      Package: packaged({ Columns: [{ ColumnName: 'NumA', DecimalPlaces: [2] }] }),
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.Errors).toEqual([
+      expect.objectContaining({ Property: 'Package.Sites[0].SiteSettings.Columns[0].DecimalPlaces' }),
+    ]);
+  });
+});
+
 describe('updatesitesettings', () => {
   const update = (siteId: number, body: object) => post(`/api/items/${siteId}/updatesitesettings`, body);
 
