@@ -1,7 +1,7 @@
 import { linkedSiteIds, normalizeSiteSettings } from '../columns/site-settings';
 import { InvalidInputError } from '../errors';
 import type { ReferenceType } from './model';
-import { getSite } from './repository';
+import { liveSiteIds } from './store';
 
 /**
  * A site's SiteSettings in the form they are stored and answered (CONTRACT 11): migrated and written as a
@@ -54,6 +54,5 @@ async function loadingSites(
   columns: readonly Record<string, unknown>[],
 ): Promise<Set<number>> {
   const ids = linkedSiteIds(columns);
-  const found = await Promise.all(ids.map((id) => getSite(tenantId, id)));
-  return new Set(ids.filter((_id, index) => found[index] !== undefined && !found[index]?.deleting));
+  return ids.length === 0 ? new Set() : liveSiteIds(tenantId, ids);
 }
