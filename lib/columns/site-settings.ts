@@ -51,6 +51,7 @@ const DROPPED_WHEN_EMPTY = [
   ...['Styles', 'Scripts', 'Htmls', 'ServerScripts', 'BulkUpdateColumns', 'RelatingColumns'],
   ...['DashboardParts', 'IntegratedSites'],
 ];
+const LAST_LEGACY_EDITOR_VERSION = 1.016;
 const DROPPED_WHEN_ZERO = ['ViewLatestId', 'SectionLatestId', 'TabLatestId', 'GridView'];
 const CANONICAL = new Map(
   [...LISTS, ...DROPPED_WHEN_EMPTY, ...DROPPED_WHEN_ZERO]
@@ -102,8 +103,16 @@ function typeProblems(settings: Settings): SettingsProblem[] {
   return problems;
 }
 
-function versionOf(value: unknown): number | string {
-  if (value === undefined || value === null) return SITE_SETTINGS_VERSION;
+/**
+ * The Version to migrate from. Without one, settings are today's form, unless they hold the legacy
+ * EditorColumns list (and no EditorColumnHash): those are taken as the form that list belongs to, 1.016.
+ */
+function versionOf(settings: Settings): number | string {
+  const value = settings.Version;
+  if (value === undefined || value === null) {
+    const legacy = settings.EditorColumns != null && settings.EditorColumnHash == null;
+    return legacy ? LAST_LEGACY_EDITOR_VERSION : SITE_SETTINGS_VERSION;
+  }
   const version = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   if (typeof version !== 'number' || !Number.isFinite(version)) return 'must be a number such as 1.017';
   if (version < OLDEST_MIGRATED_VERSION) {
@@ -128,7 +137,7 @@ export function normalizeSiteSettings(
     given.Columns = given.Columns.map((entry) => (isObject(entry) ? canonicalColumnKeys(entry) : entry));
   }
   const problems = typeProblems(given);
-  const version = versionOf(given.Version);
+  const version = versionOf(given);
   if (typeof version === 'string') problems.push({ property: 'SiteSettings.Version', problem: version });
   const entries = Array.isArray(given.Columns) ? given.Columns.filter(isObject) : [];
   for (const problem of columnsOf(referenceType, entries, 'ja').problems) {
@@ -197,7 +206,7 @@ export function designOf(
   loads: (siteId: number) => boolean = () => false,
 ): Settings {
   const given = canonicalKeys(input);
-  const version = versionOf(given.Version);
+  const version = versionOf(given);
   const entries = (Array.isArray(given.Columns) ? given.Columns.filter(isObject) : []).map(
     canonicalColumnKeys,
   );

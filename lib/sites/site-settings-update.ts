@@ -66,10 +66,17 @@ export async function updateSiteSettings(
   const { tenantId } = principal;
   const given = new Set((input.Columns ?? []).map((column) => column.ColumnName));
   // The given columns' links are made again from their ChoicesText first; the Links given apply after.
-  let siteSettings = await storedSiteSettings(tenantId, before.referenceType, siteId, merged, given);
+  let siteSettings = await storedSiteSettings(tenantId, before.referenceType, siteId, merged, given, '');
   if (input.Links) {
     siteSettings = { ...siteSettings, Links: mergedLinks(siteSettings.Links, input.Links) };
-    siteSettings = await storedSiteSettings(tenantId, before.referenceType, siteId, siteSettings, new Set());
+    siteSettings = await storedSiteSettings(
+      tenantId,
+      before.referenceType,
+      siteId,
+      siteSettings,
+      new Set(),
+      '',
+    );
   }
   const after: Site = {
     ...before,

@@ -242,6 +242,14 @@ describe('columns/site-settings', () => {
       expect(problems.map((problem) => problem.property)).toContain(property);
     });
 
+    it('takes EditorColumns without a Version as the legacy form, migrated', () => {
+      const settings = stored({ EditorColumns: ['Title', 'ClassA'] });
+      expect(settings).toMatchObject({
+        EditorColumnHash: { General: ['Title', 'ClassA'] },
+      });
+      expect(settings).not.toHaveProperty('EditorColumns');
+    });
+
     it('takes known names without case', () => {
       const settings = stored({
         gridcolumns: ['Title'],
