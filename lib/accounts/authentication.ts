@@ -86,6 +86,7 @@ export function principalOf(user: User, via: Principal['via']): Principal {
     name: user.name,
     tenantManager: user.tenantManager,
     deptId: user.deptId,
+    ...(user.language && { language: user.language }),
     privileged: isPrivilegedUser(user),
     via,
   };

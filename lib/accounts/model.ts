@@ -17,6 +17,8 @@ export interface User {
   readonly deptId?: number;
   /** IANA zone the user reads and writes dates in; else the tenant's, else Service.TimeZoneDefault. */
   readonly timeZone?: string;
+  /** The language labels and dates are read in (CONTRACT 11); none: Service.DefaultLanguage. */
+  readonly language?: 'ja' | 'en';
   readonly passwordHash?: string;
   readonly apiKeyHash?: string;
   /**

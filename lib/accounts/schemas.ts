@@ -17,6 +17,10 @@ const timeZone = text({ min: 1, max: 64 })
     message: 'must be an IANA time zone such as Asia/Tokyo',
   })
   .meta({ description: 'IANA time zone of dates read and written through the API, such as Asia/Tokyo' });
+/** The user's language (CONTRACT 11): labels of built-in columns, dates; API messages stay English. */
+const language = z
+  .enum(['ja', 'en'], { message: 'Language must be ja or en' })
+  .meta({ description: 'ja or en: the language of built-in column labels and of the UI' });
 /** A dept of the tenant; 0 takes the user out of their dept. */
 const deptId = id();
 
@@ -37,6 +41,7 @@ export const userCreateRequest = z.object({
   Disabled: z.boolean().optional(),
   DeptId: deptId.optional(),
   TimeZone: timeZone.optional(),
+  Language: language.optional(),
 });
 
 export const userUpdateRequest = z.object({
@@ -49,6 +54,8 @@ export const userUpdateRequest = z.object({
   DeptId: deptId.optional(),
   /** null takes the user's own zone away: the tenant's applies again. */
   TimeZone: timeZone.nullable().optional(),
+  /** null takes the user's own language away: Service.DefaultLanguage applies again. */
+  Language: language.nullable().optional(),
 });
 
 /** `"User,<id>"` or `"Dept,<id>"`: the reference's principal forms; groups hold users and depts. */
@@ -112,6 +119,8 @@ export const userSchema = z
     Disabled: z.boolean(),
     DeptId: z.number().int(),
     TimeZone: z.string(),
+    /** `ja` or `en`; empty when the user has none (Service.DefaultLanguage applies). */
+    Language: z.string(),
     HasApiKey: z.boolean(),
     Groups: z.array(z.string()),
     /** `yyyy-MM-ddTHH:mm:ss` in the caller's zone, as record times. */

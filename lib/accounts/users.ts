@@ -46,7 +46,7 @@ export async function createUser(
   tenantId: number,
   input: Pick<
     z.infer<typeof userCreateRequest>,
-    'LoginId' | 'Name' | 'Password' | 'TenantManager' | 'Disabled' | 'DeptId' | 'TimeZone'
+    'LoginId' | 'Name' | 'Password' | 'TenantManager' | 'Disabled' | 'DeptId' | 'TimeZone' | 'Language'
   >,
   /** Who gives the login id: a privileged one only a privileged caller (or the first start) may give. */
   giver: Giver,
@@ -65,6 +65,7 @@ export async function createUser(
     disabled: input.Disabled ?? false,
     deptId: await deptIdFor(tenantId, input.DeptId),
     timeZone: zoneFor(input.TimeZone),
+    language: input.Language,
     passwordHash: input.Password === undefined ? undefined : await hashPassword(input.Password),
     apiKeyHash: apiKey === undefined ? undefined : hashToken(apiKey),
     privilegeGranted,
@@ -111,6 +112,7 @@ export async function updateUser(
     disabled: input.Disabled ?? before.disabled,
     deptId: input.DeptId === undefined ? before.deptId : await deptIdFor(before.tenantId, input.DeptId),
     timeZone: input.TimeZone === undefined ? before.timeZone : zoneFor(input.TimeZone),
+    language: input.Language === undefined ? before.language : (input.Language ?? undefined),
     passwordHash: input.Password === undefined ? before.passwordHash : await hashPassword(input.Password),
     updatedAt: time,
   };

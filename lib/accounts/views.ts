@@ -22,6 +22,8 @@ export function userView(user: User, zone: string): Record<string, unknown> {
     DeptId: user.deptId ?? 0,
     // The user's own zone; empty when the tenant's (or the service's) applies.
     TimeZone: user.timeZone ?? '',
+    // The user's own language; empty when Service.DefaultLanguage applies.
+    Language: user.language ?? '',
     HasApiKey: user.apiKeyHash !== undefined,
     CreatedTime: formatLocal(user.createdAt, zone),
     UpdatedTime: formatLocal(user.updatedAt, zone),

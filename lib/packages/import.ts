@@ -12,6 +12,7 @@ import { ALL_PERMISSIONS, Permission, requirePermission } from '../sites/permiss
 import { requireContainer, withCreator } from '../sites/rules';
 import { refuseUnappliedSettings } from '../sites/site-settings-check';
 import { reserveItemIds } from '../sites/store';
+import { storedSiteSettings } from '../sites/stored-settings';
 import { retryOnConcurrentChange } from '../storage/retry';
 import { namesOf, remapIntegratedSites, treeOrder } from './plan';
 import { insertSiteTree, stageRecords, unstageRecords } from './repository';
@@ -63,7 +64,14 @@ export async function importSitePackage(
         inheritPermission,
         // As the reference does, the importer manages each site that has permissions of its own.
         permissions: inheritPermission === siteId ? withCreator(entries, principal.userId) : entries,
-        siteSettings: remapIntegratedSites(site.SiteSettings, newIds, names),
+        siteSettings: await storedSiteSettings(
+          principal.tenantId,
+          site.ReferenceType,
+          siteId,
+          remapIntegratedSites(site.SiteSettings, newIds, names),
+          undefined,
+          `Package.Sites[${index}].SiteSettings.`,
+        ),
         creator: principal.userId,
         updator: principal.userId,
         createdAt: time,

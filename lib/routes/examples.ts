@@ -82,6 +82,7 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
         Disabled: false,
         DeptId: 1,
         TimeZone: 'Asia/Tokyo',
+        Language: 'ja',
         HasApiKey: true,
         Groups: ['Group,4'],
         ...stamps,

@@ -13,6 +13,7 @@ import { checkPermissionEntries, inheritanceOf, requireContainer, withCreator } 
 import type { siteCreateRequest, siteUpdateRequest } from './schemas';
 import { refuseUnappliedSettings } from './site-settings-check';
 import { nextItemId } from './store';
+import { storedSiteSettings } from './stored-settings';
 import { type Ancestor, ancestry, MAX_TREE_DEPTH, subtreeLevels } from './tree';
 import { siteView } from './views';
 
@@ -28,6 +29,8 @@ export async function createSite(
     throw new BadRequestError(`site ${parentId} is ${MAX_TREE_DEPTH} levels deep: no site goes below it`);
   }
   await checkPermissionEntries(principal, input.Permissions ?? []);
+  const { tenantId } = principal;
+  const siteSettings = await storedSiteSettings(tenantId, input.ReferenceType, 0, input.SiteSettings ?? {});
   const siteId = await nextItemId();
   const time = now();
   const site: Site = {
@@ -43,7 +46,7 @@ export async function createSite(
       input.InheritPermission,
     ),
     permissions: withCreator(input.Permissions ?? [], principal.userId),
-    siteSettings: input.SiteSettings ?? {},
+    siteSettings: { ...siteSettings, SiteId: siteId },
     creator: principal.userId,
     updator: principal.userId,
     createdAt: time,
@@ -106,7 +109,9 @@ async function applySiteUpdate(
         ? before.inheritPermission
         : await inheritanceOf(moved, input.InheritPermission, before.inheritPermission),
     permissions: input.Permissions ?? before.permissions,
-    siteSettings: input.SiteSettings ?? before.siteSettings,
+    siteSettings: input.SiteSettings
+      ? await storedSiteSettings(principal.tenantId, before.referenceType, siteId, input.SiteSettings)
+      : before.siteSettings,
     updator: principal.userId,
     updatedAt: now(),
     ver: before.ver + 1,

@@ -36,6 +36,20 @@ export async function existingItemIds(tenantId: number, ids: readonly number[]):
   return new Set(items.map((item) => idOfItemKey(String(item.pk))));
 }
 
+/** Which of `ids` are sites of the tenant that are not on their way out: a few attributes, read consistently. */
+export async function liveSiteIds(tenantId: number, ids: readonly number[]): Promise<Set<number>> {
+  const items = await batch.batchGet(
+    table(),
+    [...new Set(ids)].map((id) => itemKeys.item(tenantId, id)),
+    { consistent: true, attributes: ['pk', 'Kind', 'Deleting'] },
+  );
+  return new Set(
+    items
+      .filter((item) => item.Kind === 'site' && item.Deleting !== true)
+      .map((item) => idOfItemKey(String(item.pk))),
+  );
+}
+
 /** Deletes `keys`, 25 to a request, a few requests at a time; unprocessed ones are retried. */
 export function batchDelete(keys: readonly Key[]): Promise<void> {
   return batch.batchWrite(

@@ -147,8 +147,13 @@ describe('SiteSettings.ServerScripts', () => {
       SiteSettings: { ServerScripts: [{ Title: 't', Body: 'model.ClassA = "x";', BeforeUpdate: true }] },
     });
     const exported = await post(`/api/items/${siteId}/exportsitepackage`, { ApiKey: admin });
-    const pkg = (exported.body.Response as { Package: { Sites: { SiteSettings: unknown }[] } }).Package;
+    const pkg = (
+      exported.body.Response as { Package: { Sites: { SiteSettings: Record<string, unknown> }[] } }
+    ).Package;
     expect(pkg.Sites[0]?.SiteSettings).toEqual({
+      Version: 1.017,
+      ReferenceType: 'Issues',
+      SiteId: siteId,
       ServerScripts: [{ Id: 1, Title: 't', Body: 'model.ClassA = "x";', BeforeUpdate: true }],
     });
     const imported = await post('/api/items/0/importsitepackage', { ApiKey: admin, Package: pkg });

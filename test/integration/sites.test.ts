@@ -84,7 +84,13 @@ describe('sites', () => {
             ParentId: 0,
             InheritPermission: id,
             Permissions: [`User,${accounts.user.userId},1`, `User,${accounts.admin.userId},511`],
-            SiteSettings: { Deep: { List: [1, { '': 'empty key' }] } },
+            // Stored as the reference stores them: Version, ReferenceType and SiteId always (CONTRACT 11).
+            SiteSettings: {
+              Version: 1.017,
+              ReferenceType: 'Sites',
+              SiteId: id,
+              Deep: { List: [1, { '': 'empty key' }] },
+            },
             Creator: 1,
             Updator: 1,
             CreatedTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/),

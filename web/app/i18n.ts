@@ -1,11 +1,13 @@
 /**
- * The UI's words in English and Japanese (the reference's two main languages). The choice is the user's,
- * kept in this browser; the default is the browser's language.
+ * The UI's words in English and Japanese (the reference's two main languages). A signed-in user's Language
+ * (user settings) decides; a user without one keeps this browser's choice, whose default is the browser's
+ * language.
  */
 
 const en = {
   appName: 'Kiroku',
   language: 'Language',
+  languageOfBrowser: 'As this browser',
   login: 'Log in',
   loginId: 'Login ID',
   password: 'Password',
@@ -168,6 +170,7 @@ export type Words = { readonly [K in keyof typeof en]: string };
 const ja: Words = {
   appName: 'Kiroku',
   language: '言語',
+  languageOfBrowser: 'このブラウザに従う',
   login: 'ログイン',
   loginId: 'ログインID',
   password: 'パスワード',
@@ -356,6 +359,11 @@ export function setLanguage(next: Language): void {
   current = next;
   localStorage.setItem(STORAGE_KEY, next);
   for (const listener of listeners) listener();
+}
+
+/** The signed-in user's Language, when they have one, becomes the UI's (and this browser's) choice. */
+export function followUser(userLanguage: string | undefined): void {
+  if ((userLanguage === 'en' || userLanguage === 'ja') && userLanguage !== current) setLanguage(userLanguage);
 }
 
 export function onLanguage(listener: () => void): () => void {

@@ -1,4 +1,5 @@
 import { ApiFailure, post } from './api';
+import { followUser } from './i18n';
 
 /**
  * Who is logged in, as the server says (CONTRACT section 10). The login cookie is HttpOnly and may come from
@@ -17,6 +18,7 @@ interface UserRow {
   readonly UserId: number;
   readonly LoginId: string;
   readonly Name: string;
+  readonly Language?: string;
 }
 
 /** undefined: not known yet (the question is on its way); null: nobody is logged in. */
@@ -42,6 +44,7 @@ export async function askServer(): Promise<SignedIn | null> {
   try {
     const answer = await post<{ Response: { Data: UserRow[] } }>('api/users/current');
     const row = answer.Response.Data[0];
+    followUser(row?.Language);
     settle(row ? { userId: row.UserId, loginId: row.LoginId, name: row.Name } : null);
   } catch (failure) {
     if (!(failure instanceof ApiFailure && failure.statusCode === 401)) throw failure;

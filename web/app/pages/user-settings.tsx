@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { post } from '../api';
-import { t } from '../i18n';
+import { followUser, t } from '../i18n';
 import type { SignedIn } from '../session';
 import { Field, Loading, Notice, useAction, useLoad } from './common';
 
@@ -9,9 +9,14 @@ interface UserData {
   readonly LoginId: string;
   readonly Name: string;
   readonly HasApiKey?: boolean;
+  /** `ja`, `en`, or empty: none of their own. */
+  readonly Language?: string;
 }
 
-/** The user's own settings: the password, and the API key (created and shown once, or deleted). */
+/**
+ * The user's own settings: the language (labels of built-in columns and the UI follow it), the password,
+ * and the API key (created and shown once, or deleted).
+ */
 export function UserSettingsPage({ user }: { user: SignedIn }) {
   const words = t();
   const [data, loadError, reload] = useLoad(
@@ -36,6 +41,27 @@ export function UserSettingsPage({ user }: { user: SignedIn }) {
         {data.Name} ({data.LoginId})
       </p>
       <Notice error={error} note={note} />
+      <section class="card" aria-labelledby="language-heading">
+        <h2 id="language-heading">{words.language}</h2>
+        <Field id="user-language" label={words.language}>
+          <select
+            id="user-language"
+            value={data.Language ?? ''}
+            onChange={(event) => {
+              const chosen = event.currentTarget.value;
+              void act(async () => {
+                const answer = await post(`api/users/${user.userId}/update`, { Language: chosen || null });
+                followUser(chosen);
+                setNote(String(answer.Message ?? words.saved));
+              });
+            }}
+          >
+            <option value="">{words.languageOfBrowser}</option>
+            <option value="ja">日本語</option>
+            <option value="en">English</option>
+          </select>
+        </Field>
+      </section>
       <form
         class="card"
         onSubmit={(event) => {
