@@ -130,7 +130,8 @@ function numberShown(column: Column, value: unknown, form: ValueForm): Shown {
 
 /** `Column.Round`: DecimalPlaces digits by RoundingType (10 AwayFromZero … 50 ToEven). */
 export function round(value: number, places: number, type: RoundingType = 10): number {
-  if (!Number.isFinite(value)) return value;
+  // Whole numbers (every one beyond 2^53 too) are already rounded at any number of places.
+  if (!Number.isFinite(value) || Number.isInteger(value)) return Object.is(value, -0) ? 0 : value;
   // Scaling by the decimal text (`1.005e2`) rather than by multiplying keeps 1.005 from reading as
   // 100.49999…; a value JavaScript writes in exponent form (1e-7, 1e21) is scaled by multiplying.
   const text = String(Math.abs(value));

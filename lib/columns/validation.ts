@@ -10,7 +10,7 @@ import type { Column } from './model';
  * A site's pattern is untrusted: it runs in a separate V8 context under a time limit (REGEX_TIME_LIMIT_MS),
  * which stops a catastrophic backtracking pattern mid-run; one that runs out of time is refused as a
  * pattern that cannot be applied (400 naming the column), never left to block the function. A pattern
- * is read as .NET reads it where JavaScript agrees; one neither plain nor Unicode JavaScript compiles is
+ * is read as .NET reads it where JavaScript agrees; one neither Unicode nor plain JavaScript compiles is
  * a failed match, as the reference answers a pattern .NET cannot parse (`ArgumentException`).
  */
 
@@ -26,7 +26,8 @@ const test = new Script('(() => { try { return new RegExp(p, f).test(v); } catch
 
 /** Whether the value matches the pattern: true, false, null when no flags compile it, 'timeout'. */
 export function matchesPattern(pattern: string, value: string): boolean | null | 'timeout' {
-  for (const flags of ['', 'u']) {
+  // Unicode first, which reads \p{...} as .NET does; plain where Unicode refuses an escape .NET takes.
+  for (const flags of ['u', '']) {
     Object.assign(sandbox, { p: pattern, f: flags, v: value });
     try {
       const result = test.runInContext(sandbox, { timeout: REGEX_TIME_LIMIT_MS }) as boolean | null;
