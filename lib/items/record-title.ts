@@ -55,6 +55,8 @@ function titleColumns(value: unknown): string[] {
 /** The value as displayValue reads it: dates as local date-times, CompletionTime as the caller sees it. */
 function shownValue(site: Site, record: ItemRecord, column: Column, zone: string): unknown {
   const value = storedValue(record, column.columnName);
+  // A user id 0 is nobody: an empty user column.
+  if (column.kind === 'user') return value === 0 ? undefined : value;
   if (column.kind !== 'date' || value === undefined) return value;
   const instant = typeof value === 'number' ? value : Date.parse(String(value));
   if (!Number.isFinite(instant)) return undefined;
