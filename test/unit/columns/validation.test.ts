@@ -71,7 +71,7 @@ describe('columns/validation', () => {
         `${'a'.repeat(40)}b`,
       );
       expect(failure?.kind).toBe('regexTimeout');
-      expect(performance.now() - started).toBeLessThan(REGEX_TIME_LIMIT_MS * 20);
+      expect(performance.now() - started).toBeLessThan(REGEX_TIME_LIMIT_MS * 5);
     });
   });
 
