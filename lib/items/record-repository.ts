@@ -355,11 +355,14 @@ async function write(items: TransactItem[], checked: 'site' | 'version', racedAt
   } catch (error) {
     if (isTransactionConflict(error)) throw new ConcurrentChangeError('a concurrent transaction');
     if (!isConditionFailure(error)) throw error;
-    for (const index of failedConditions(error)) {
+    // A guarded part's error when only guarded parts failed; any other failure (the record changed, an
+    // upsert's keys taken) is a race the caller re-reads for, which decides the guarded parts again.
+    const failed = failedConditions(error).map((index) => {
       const part = items[index];
-      const guard = part && conditionErrors.get(part);
-      if (guard) throw guard();
-    }
+      return part && conditionErrors.get(part);
+    });
+    const [guard] = failed;
+    if (guard && failed.every(Boolean)) throw guard();
     if (racedAt !== undefined && failedConditions(error).includes(racedAt))
       throw new ConcurrentChangeError('another request claimed the upsert keys');
     if (checked === 'site') throw new NotFoundError('the site vanished or is being deleted');

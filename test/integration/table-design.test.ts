@@ -199,6 +199,14 @@ describe('table design on write', () => {
       expect((await create({ ClassA: 'uno', NumA: 7 })).status).toBe(200);
     });
 
+    it('lets concurrent upserts keyed by the column create one record and update it', async () => {
+      const upsert = (Title: string) =>
+        post(`/api/items/${unique}/upsert`, { Keys: ['ClassA'], ClassA: 'upserted', Title });
+      const answers = await Promise.all(['u1', 'u2', 'u3'].map(upsert));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      expect(new Set(answers.map((answer) => answer.body.Id)).size).toBe(1);
+    });
+
     it('skips empty values and 0', async () => {
       for (const body of [{ ClassA: '' }, { ClassA: '' }, { NumA: 0 }, { NumA: 0 }, {}])
         expect((await create(body)).status).toBe(200);
