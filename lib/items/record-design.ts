@@ -5,26 +5,18 @@ import { now } from '../clock';
 import { type DefaultValue, defaultsOf } from '../columns/defaults';
 import type { Language, ReferenceType } from '../columns/definitions';
 import { round } from '../columns/display';
-import {
-  type FormulaNode,
-  type FormulaSet,
-  formulaName,
-  formulaResult,
-  isFormulaTarget,
-  parseFormulas,
-} from '../columns/formulas';
+import { type FormulaSet, formulaName, isFormulaTarget, parseFormulas } from '../columns/formulas';
 import { type Column, columnsOf, type ResolvedColumns } from '../columns/model';
-import { validateValue } from '../columns/validation';
-import { ApiError, NotMatchRegexError, TooLongTextError, UnsupportedInputError } from '../errors';
 import type { Site } from '../sites/model';
 import type { ItemRecord } from './model';
+import { validateRecord } from './record-checks';
+import { withFormulas } from './record-formulas';
 import { storedCompletionTime } from './record-people-and-times';
 import type { TransactItem } from './record-repository';
 import { itemTitle } from './record-title';
 import { uniquenessWrites } from './record-unique';
 import { type StoredValue, storedValue, withValue } from './record-values';
 import type { RecordWriteInput } from './schemas';
-import { compileView } from './view/view';
 
 /**
  * A write through the site's table design (CONTRACT 11; reference/pleasanter-columns.md 4 and 5), for
@@ -163,74 +155,6 @@ function rounded(design: TableDesign, record: ItemRecord): ItemRecord {
   return next;
 }
 
-/** The site's Formulas in order (`SetByFormula`); one that cannot be applied refuses the write, named. */
-function withFormulas(principal: Principal, site: Site, design: TableDesign, record: ItemRecord): ItemRecord {
-  if (design.formulas.length === 0 && design.formulaErrors.size === 0) return record;
-  const first = [...design.formulaErrors.values()][0];
-  if (first !== undefined) throw new UnsupportedInputError(`${first}; the write cannot apply it.`);
-  let next = record;
-  const read = (columnName: string) => {
-    const column = design.columns.byName.get(columnName);
-    if (column?.kind !== 'number') return undefined;
-    const value = storedValue(next, columnName);
-    return typeof value === 'number' ? value : 0;
-  };
-  for (const set of design.formulas) {
-    const node = formulaFor(principal, site, design, set, next);
-    if (node === null) continue;
-    const target = design.columns.byName.get(set.target) as Column;
-    next = withValue(next, set.target, formulaResult(node, target, read));
-  }
-  return next;
-}
-
-/** The View properties a Condition is matched by (a site's Views also carry its screens' settings). */
-const CONDITION_PROPERTIES = [
-  'ColumnFilterHash',
-  'ColumnFilterSearchTypes',
-  'ColumnFilterNegatives',
-  'Incomplete',
-  'Own',
-  'NearCompletionTime',
-  'Delay',
-  'Overdue',
-  'Search',
-];
-
-/** The tree that applies to the record: the formula, OutOfCondition, or null when nothing is computed. */
-function formulaFor(
-  principal: Principal,
-  site: Site,
-  design: TableDesign,
-  set: FormulaSet,
-  record: ItemRecord,
-): FormulaNode | undefined | null {
-  if (set.condition === undefined) return set.formula;
-  const view = design.views.find((candidate) => candidate.Id === set.condition);
-  if (!view) return set.formula;
-  const condition = Object.fromEntries(
-    Object.entries(view).filter(([key]) => CONDITION_PROPERTIES.includes(key)),
-  );
-  let matched: boolean;
-  try {
-    const compiled = compileView(site, condition, {
-      userId: principal.userId,
-      zone: callerZone(principal),
-      now: now(),
-    });
-    if (compiled.search !== undefined) throw new UnsupportedInputError('Search: full-text search');
-    matched = compiled.filter(record);
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const why = error instanceof UnsupportedInputError ? error.what : (error.reason ?? error.message);
-    throw new UnsupportedInputError(
-      `${formulaName(set)}: its Condition (View ${set.condition}) cannot be applied: ${why}`,
-    );
-  }
-  if (matched) return set.formula;
-  return set.outOfCondition ?? null;
-}
-
 /**
  * The write's checks on the record as it will be saved, and its NoDuplication parts: MaxLength, then
  * ServerRegexValidation, for every column holding a value (the reference's OnInputValidating checks every
@@ -243,7 +167,7 @@ export async function checkedWrite(
   after: ItemRecord,
 ): Promise<TransactItem[]> {
   const design = tableDesign(site, callerLanguage(principal));
-  validate(design, before, after);
+  validateRecord(design.checked, before, after);
   return design.unique.length > 0 ? uniquenessWrites(design.unique, before, after) : [];
 }
 
@@ -255,36 +179,4 @@ export async function deletionWrites(
 ): Promise<TransactItem[]> {
   const design = tableDesign(site, callerLanguage(principal));
   return design.unique.length > 0 ? uniquenessWrites(design.unique, record, undefined) : [];
-}
-
-/** The kinds whose value is checked as text (dates, checks and files have no text of their own). */
-const TEXT_KINDS = new Set(['text', 'description', 'number', 'status', 'user', 'comments']);
-
-function validate(design: TableDesign, before: ItemRecord | undefined, after: ItemRecord): void {
-  for (const column of design.checked) {
-    if (!TEXT_KINDS.has(column.kind)) continue;
-    const text =
-      column.kind === 'comments'
-        ? addedComment(before, after)
-        : (valueTextOf(after, column.columnName) ?? '');
-    const failure = validateValue(column, text);
-    if (!failure) continue;
-    if (failure.kind === 'tooLong') throw new TooLongTextError(column.columnName, failure.maxLength);
-    if (failure.kind === 'notMatch') throw new NotMatchRegexError(column.columnName, failure.message);
-    throw new UnsupportedInputError(
-      `${column.labelText} (${column.columnName}): its ServerRegexValidation ran out of time on the value`,
-    );
-  }
-}
-
-function valueTextOf(record: ItemRecord, columnName: string): string | undefined {
-  const value = storedValue(record, columnName);
-  return value === undefined ? undefined : String(value);
-}
-
-/** The comment the write adds, the newest one, if it is new. */
-function addedComment(before: ItemRecord | undefined, after: ItemRecord): string {
-  const [newest] = after.comments ?? [];
-  const known = Math.max(0, ...(before?.comments ?? []).map((comment) => comment.commentId));
-  return newest && newest.commentId > known ? newest.body : '';
 }
