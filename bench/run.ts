@@ -16,6 +16,7 @@ import { benchSessions, type SessionsResult } from './sessions';
 import { benchSiteLookup } from './site-lookup';
 import { benchSiteLookupGateway } from './site-lookup-gateway';
 import { benchStart, type StartResult } from './start-time';
+import { benchTableDesign, printTableDesign } from './table-design';
 import { benchUi, printUi, uiVerdicts } from './ui';
 import { benchUpload } from './upload';
 
@@ -45,7 +46,7 @@ const startEnv = Object.fromEntries(
 
 /**
  * `npm run bench -- bundles sessions` runs only the phases named (sessions, in-process, bundles, start,
- * lookup, lookup-gateway, upload, scripts, records, search, ui), so that one figure can be taken alone on a shared machine; none:
+ * lookup, lookup-gateway, upload, scripts, records, design, search, ui), so that one figure can be taken alone on a shared machine; none:
  * all of them.
  */
 const only = new Set(process.argv.slice(2));
@@ -128,6 +129,9 @@ const recordsView = wanted('records')
 const bulkUpsert = wanted('records')
   ? await phase('records: bulkupsert vs single creates', () => benchBulkUpsert())
   : undefined;
+const tableDesign = wanted('design')
+  ? await phase('records: creates through a table design vs plain', () => benchTableDesign())
+  : undefined;
 const search = wanted('search') ? await phase('full-text search', () => benchSearch()) : undefined;
 const ui = wanted('ui') ? await phase('browser UI', () => benchUi()) : undefined;
 
@@ -164,6 +168,7 @@ if (recordsView) {
   verdicts.push(...recordsViewVerdicts(recordsView));
 }
 if (bulkUpsert) printBulkUpsert(bulkUpsert);
+if (tableDesign) printTableDesign(tableDesign);
 if (chunkSteps) report.printChunkSteps(chunkSteps);
 if (search) {
   console.log('\nFull-text search (issue 14):');
@@ -195,7 +200,7 @@ const results = {
   upload,
   serverScripts,
   scriptBundles,
-  records: { view: recordsView, bulkUpsert },
+  records: { view: recordsView, bulkUpsert, tableDesign },
   chunkSteps,
   search,
   ui,

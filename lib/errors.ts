@@ -142,6 +142,28 @@ export class DuplicatedError extends ApiError {
   }
 }
 
+/** 409: a value of a NoDuplication column that another record holds; the column's own message if it has one. */
+export class DuplicatedValueError extends ApiError {
+  constructor(label: string, messageWhenDuplicated?: string) {
+    const message = messageWhenDuplicated ? messageWhenDuplicated : messages.duplicated(label);
+    super(409, message, `duplicated value of ${label}`);
+  }
+}
+
+/** 422 `Please enter within {0} characters.`: a value longer than its column's MaxLength. */
+export class TooLongTextError extends ApiError {
+  constructor(columnName: string, maxLength: number) {
+    super(422, messages.tooLongText(maxLength), `${columnName} is longer than ${maxLength} characters`);
+  }
+}
+
+/** 422 with the column's RegexValidationMessage: a value its ServerRegexValidation does not match. */
+export class NotMatchRegexError extends ApiError {
+  constructor(columnName: string, message: string) {
+    super(422, message, `${columnName} does not match its ServerRegexValidation`);
+  }
+}
+
 /**
  * A conditional write found the item changed since it was read (its Ver, a parent's ParentId) or lost a
  * transaction conflict. The domain re-reads and re-applies (lib/storage/retry.ts); only when it keeps losing

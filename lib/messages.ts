@@ -38,6 +38,7 @@ export const messages = {
   fileTooLargeForJson: 'The file is larger than 4 MB: download it through /binaries/{guid}/download.',
   fileRetrieved: (name: string) => `${name} has been retrieved.`,
   duplicated: (what: string) => `Cannot be updated because ${what} is duplicated.`,
+  tooLongText: (maxLength: number) => `Please enter within ${maxLength} characters.`,
   authenticated: 'You have been logged in.',
   // Kiroku's own: the reference has no login throttling, so no text of its own for it.
   loginThrottled: 'Too many failed logins for this login ID. Please try again later.',

@@ -130,7 +130,12 @@ function numberShown(column: Column, value: unknown, form: ValueForm): Shown {
 
 /** `Column.Round`: DecimalPlaces digits by RoundingType (10 AwayFromZero … 50 ToEven). */
 export function round(value: number, places: number, type: RoundingType = 10): number {
-  const scaled = Number(`${Math.abs(value)}e${places}`);
+  // Whole numbers (every one beyond 2^53 too) are already rounded at any number of places.
+  if (!Number.isFinite(value) || Number.isInteger(value)) return Object.is(value, -0) ? 0 : value;
+  // Scaling by the decimal text (`1.005e2`) rather than by multiplying keeps 1.005 from reading as
+  // 100.49999…; a value JavaScript writes in exponent form (1e-7, 1e21) is scaled by multiplying.
+  const text = String(Math.abs(value));
+  const scaled = text.includes('e') ? Math.abs(value) * 10 ** places : Number(`${text}e${places}`);
   const sign = Math.sign(value) || 1;
   const rounders: Record<RoundingType, (x: number) => number> = {
     10: (x) => Math.round(x),
@@ -139,7 +144,9 @@ export function round(value: number, places: number, type: RoundingType = 10): n
     40: (x) => (sign > 0 ? Math.floor(x) : Math.ceil(x)),
     50: (x) => (x % 1 === 0.5 ? (Math.floor(x) % 2 === 0 ? Math.floor(x) : Math.ceil(x)) : Math.round(x)),
   };
-  const result = sign * Number(`${rounders[type](scaled)}e-${places}`);
+  const rounded = rounders[type](scaled);
+  const back = String(rounded).includes('e') ? rounded / 10 ** places : Number(`${rounded}e-${places}`);
+  const result = sign * back;
   return Object.is(result, -0) ? 0 : result;
 }
 

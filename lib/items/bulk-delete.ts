@@ -6,9 +6,11 @@ import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
 import { recordHolders } from '../sites/model';
 import { Permission, requirePermission, siteInTenant, sitePermission } from '../sites/permissions';
+import { deletionWrites } from './record-design';
 import { compileViewFor } from './record-get';
+import { deleteChildren, linkedChildren } from './record-links';
 import { grantedRecords } from './record-permissions';
-import { deleteRecords } from './record-repository';
+import { deleteRecords, type TransactItem } from './record-repository';
 import { selectAll } from './record-select';
 import { requireUnlocked } from './records';
 
@@ -57,8 +59,12 @@ export async function bulkDelete(
   }
   const limits = await useApiCall(site);
   for (const record of records) await requireUnlocked(principal, record);
+  const children = await linkedChildren(principal, site, records);
+  const releases = new Map<number, TransactItem[]>();
+  for (const record of records) releases.set(record.recordId, await deletionWrites(principal, site, record));
   // Their files go through the Items stream (functions/record-files.ts), as a single delete's do.
-  await deleteRecords(records);
+  await deleteChildren(principal, children);
+  await deleteRecords(records, (record) => releases.get(record.recordId) ?? []);
   const message = input.PhysicalDelete
     ? messages.physicallyDeleted(records.length)
     : messages.bulkDeleted(site.title, records.length);

@@ -1,3 +1,4 @@
+import { callerLanguage } from '../accounts/caller-language';
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
 import { ForbiddenError, InvalidJsonError, MultipleMatchesError, UpsertKeyError } from '../errors';
@@ -9,11 +10,13 @@ import type { Site } from '../sites/model';
 import { Permission, siteInTenant, sitePermission } from '../sites/permissions';
 import { reserveItemIds } from '../sites/store';
 import type { ItemRecord } from './model';
+import { checkedWrite, tableDesign } from './record-design';
 import { compileViewFor } from './record-get';
 import { canOnRecord } from './record-permissions';
 import { type RecordWrite, writeRecords } from './record-repository';
 import { noScripts, type RecordScripts } from './record-scripts';
 import { selectAll } from './record-select';
+import { requireDistinctValues } from './record-unique';
 import { changedRecord, checkedInput, newRecord, requireRecordHolder, requireUnlocked } from './records';
 import type { RecordWriteInput } from './schemas';
 import { keysMatch, type Match, requireWriter } from './upsert';
@@ -123,17 +126,26 @@ async function planAndWrite(plan: BulkPlan, writes: RecordWrite[]): Promise<numb
       await requireUnlocked(principal, before);
       const { after: draft, extra } = await changedRecord(principal, site, before, item, time);
       const after = await scripts.before('BeforeUpdate', site, draft, before);
-      writes.push({ before, after, extra });
+      writes.push({
+        before,
+        after,
+        extra: [...extra, ...(await checkedWrite(principal, site, before, after))],
+      });
       current.set(after.recordId, after);
     } else if (plan.create) {
       if (!plan.mayCreate) throw new ForbiddenError(`item ${index + 1}: no Create`);
       const { record: draft, extra } = await newRecord(principal, site, item, nextId++, time);
       const record = await scripts.before('BeforeCreate', site, draft);
-      writes.push({ after: record, extra });
+      writes.push({
+        after: record,
+        extra: [...extra, ...(await checkedWrite(principal, site, undefined, record))],
+      });
       current.set(record.recordId, record);
       created++;
     }
   }
+  const finals = new Map(writes.map(({ after }) => [after.recordId, after]));
+  requireDistinctValues(tableDesign(site, callerLanguage(principal)).unique, [...finals.values()]);
   await writeRecords(site, writes);
   for (const { before, after } of writes)
     await scripts.after(before ? 'AfterUpdate' : 'AfterCreate', site, after, before);

@@ -59,6 +59,12 @@ export function peopleAndTimes(
   };
 }
 
+/** The CompletionTime stored for one a caller gives: a date-only one a day later (as peopleAndTimes stores it). */
+export function storedCompletionTime(site: Site, given: number, zone: string): number {
+  const dateOnly = columnsOf(site).get('CompletionTime')?.dateOnly ?? true;
+  return dateOnly ? startOfDay(given, zone, 1) + (given - startOfDay(given, zone)) : given;
+}
+
 /** The CompletionTime a caller sees: a date-only one a day back from what is stored. */
 export function shownCompletionTime(site: Site, stored: number, zone: string): number {
   const dateOnly = columnsOf(site).get('CompletionTime')?.dateOnly ?? true;

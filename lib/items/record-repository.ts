@@ -1,5 +1,5 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ConcurrentChangeError, NotFoundError } from '../errors';
+import { BadRequestError, ConcurrentChangeError, NotFoundError } from '../errors';
 import { containerKeys, itemKeys, orderKey, recentKey, statusKey } from '../sites/keys';
 import type { Site } from '../sites/model';
 import { toSite } from '../sites/repository';
@@ -12,6 +12,20 @@ import type { ItemRecord, RecordFields } from './model';
 import { permissionRowWrites } from './record-permission-rows';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** DynamoDB's limit on the parts of one transaction. */
+export const MAX_TRANSACTION_ITEMS = 100;
+
+const conditionErrors = new WeakMap<TransactItem, () => Error>();
+
+/**
+ * A transaction part whose failed condition means `error` for the caller (a NoDuplication value another
+ * record holds: lib/items/record-unique.ts), whichever write it goes with.
+ */
+export function guarded(item: TransactItem, error: () => Error): TransactItem {
+  conditionErrors.set(item, error);
+  return item;
+}
 
 export type Item =
   | { readonly kind: 'site'; readonly site: Site }
@@ -86,7 +100,8 @@ export async function updateRecord(
   );
 }
 
-export async function deleteRecord(record: ItemRecord): Promise<void> {
+/** Deletes the record if unchanged since read (its Ver), with `extra` writes (its NoDuplication values). */
+export async function deleteRecord(record: ItemRecord, extra: readonly TransactItem[] = []): Promise<void> {
   await write(
     [
       {
@@ -100,6 +115,7 @@ export async function deleteRecord(record: ItemRecord): Promise<void> {
       count(record, -1),
       statusCount(record, -1),
       ...permissionRowWrites(record, undefined),
+      ...extra,
     ],
     'version',
   );
@@ -110,14 +126,21 @@ export async function deleteRecord(record: ItemRecord): Promise<void> {
  * in transactions of at most 90 records and the site's counts: each transaction is whole, a later one may
  * still find a record changed (404).
  */
-export async function deleteRecords(records: readonly ItemRecord[]): Promise<void> {
+export async function deleteRecords(
+  records: readonly ItemRecord[],
+  extraOf: (record: ItemRecord) => readonly TransactItem[] = () => [],
+): Promise<void> {
   let part: ItemRecord[] = [];
   let size = 0;
   const flush = async () => {
     const [first] = part;
     if (first)
       await write(
-        [...part.flatMap(deletion), count(first, -part.length), ...statusCounts(part, -1)],
+        [
+          ...part.flatMap((record) => [...deletion(record), ...extraOf(record)]),
+          count(first, -part.length),
+          ...statusCounts(part, -1),
+        ],
         'version',
       );
     part = [];
@@ -125,7 +148,7 @@ export async function deleteRecords(records: readonly ItemRecord[]): Promise<voi
   };
   for (const record of records) {
     // Room for the site count and one count per Status among them.
-    const cost = deletion(record).length + 1;
+    const cost = deletion(record).length + extraOf(record).length + 1;
     if (size + cost > 90) await flush();
     part.push(record);
     size += cost;
@@ -161,17 +184,25 @@ export interface RecordWrite {
 export async function writeRecords(site: Site, writes: readonly RecordWrite[]): Promise<void> {
   let chunk: RecordWrite[] = [];
   let size = 0;
+  // The keys the chunk's extra parts name: a transaction may name an item once (two records moving one
+  // NoDuplication value, one letting it go and the other taking it, go in two transactions).
+  const named = new Set<string>();
   const flush = async () => {
     if (chunk.length > 0) await write(recordWrites(site, chunk), 'version');
     chunk = [];
     size = 0;
+    named.clear();
   };
   for (const next of writes) {
     const cost = 1 + next.extra.length + permissionRowWrites(next.before, next.after).length;
-    const repeated = chunk.some((other) => other.after.recordId === next.after.recordId);
+    const keys = next.extra.flatMap(keyOf);
+    const repeated =
+      chunk.some((other) => other.after.recordId === next.after.recordId) ||
+      keys.some((key) => named.has(key));
     if (repeated || size + cost > 80) await flush();
     chunk.push(next);
     size += cost;
+    for (const key of keys) named.add(key);
   }
   await flush();
 }
@@ -314,16 +345,35 @@ export async function statusCountOf(site: Site, statuses: readonly number[]): Pr
  * race lost to another writer either way.
  */
 async function write(items: TransactItem[], checked: 'site' | 'version', racedAt?: number): Promise<void> {
+  if (items.length > MAX_TRANSACTION_ITEMS) {
+    throw new BadRequestError(
+      `the write takes ${items.length} parts of one transaction, over the ${MAX_TRANSACTION_ITEMS} DynamoDB allows: change fewer files at once`,
+    );
+  }
   try {
     await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
     if (isTransactionConflict(error)) throw new ConcurrentChangeError('a concurrent transaction');
     if (!isConditionFailure(error)) throw error;
+    // A guarded part's error when only guarded parts failed; any other failure (the record changed, an
+    // upsert's keys taken) is a race the caller re-reads for, which decides the guarded parts again.
+    const failed = failedConditions(error).map((index) => {
+      const part = items[index];
+      return part && conditionErrors.get(part);
+    });
+    const [guard] = failed;
+    if (guard && failed.every(Boolean)) throw guard();
     if (racedAt !== undefined && failedConditions(error).includes(racedAt))
       throw new ConcurrentChangeError('another request claimed the upsert keys');
     if (checked === 'site') throw new NotFoundError('the site vanished or is being deleted');
     throw new ConcurrentChangeError('the record changed since it was read');
   }
+}
+
+/** The `pk`/`sk` a Put, Delete or Update part names. */
+function keyOf(item: TransactItem): string[] {
+  const key = item.Put?.Item ?? item.Delete?.Key ?? item.Update?.Key ?? item.ConditionCheck?.Key;
+  return key ? [`${String(key.pk)}\n${String(key.sk)}`] : [];
 }
 
 export function fromRecord(record: ItemRecord): Record<string, unknown> {

@@ -19,7 +19,8 @@ import { nextItemId } from '../sites/store';
 import { retryOnConcurrentChange } from '../storage/retry';
 import { formatLocal } from '../zoned-time';
 import { MAX_FILE_CHANGES, planAttachments } from './attachments';
-import type { Comment, ItemRecord } from './model';
+import { type Comment, type ItemRecord, itemTitleOf } from './model';
+import { checkedWrite, deletionWrites, designedNewRecord, designedRecord } from './record-design';
 import { mergeFields } from './record-fields';
 import {
   type CheckedImage,
@@ -28,6 +29,7 @@ import {
   type RecordTexts,
   withImages,
 } from './record-images';
+import { deleteChildren, linkedChildren } from './record-links';
 import { peopleAndTimes } from './record-people-and-times';
 import { checkedRecordPermissions, requireOnRecord } from './record-permissions';
 import type { TransactItem } from './record-repository';
@@ -46,7 +48,7 @@ export async function createRecord(
   await requireCreator(principal, site);
   const limits = await useApiCall(site);
   const record = await insertNewRecord(principal, site, input, scripts);
-  return { id: record.recordId, message: messages.created(record.title), ...limits };
+  return { id: record.recordId, message: messages.created(itemTitleOf(record)), ...limits };
 }
 
 /**
@@ -65,7 +67,8 @@ export async function insertNewRecord(
     () => extra,
     async () => {
       const checked = await scripts.before('BeforeCreate', site, draft);
-      const insert = () => repository.insertRecord(checked, extra, claim?.(checked.recordId));
+      const parts = [...extra, ...(await checkedWrite(principal, site, undefined, checked))];
+      const insert = () => repository.insertRecord(checked, parts, claim?.(checked.recordId));
       await (claim ? insert() : retryOnConcurrentChange(insert));
       return checked;
     },
@@ -89,7 +92,7 @@ export async function updateRecord(
   await requireOnRecord(principal, site, record, Permission.Update);
   const limits = await useApiCall(site);
   const after = await applyUpdate(principal, site, record, input, scripts);
-  return { id, message: messages.updated(after.title), ...limits };
+  return { id, message: messages.updated(itemTitleOf(after)), ...limits };
 }
 
 /** An update once checked and counted, with its scripts, from `record` as read: the record as saved. */
@@ -110,7 +113,8 @@ export async function applyUpdate(
       () => extra,
       async () => {
         const checked = await scripts.before('BeforeUpdate', site, draft, before);
-        await repository.updateRecord(before, checked, extra);
+        const unique = await checkedWrite(principal, site, before, checked);
+        await repository.updateRecord(before, checked, [...extra, ...unique]);
         return checked;
       },
     );
@@ -179,7 +183,7 @@ export async function newRecord(
     given,
     time,
   );
-  const record: ItemRecord = {
+  const built: ItemRecord = {
     recordId,
     tenantId: principal.tenantId,
     siteId: site.siteId,
@@ -197,7 +201,7 @@ export async function newRecord(
     updatedAt: time,
     ver: 1,
   };
-  return { record, extra };
+  return { record: await designedNewRecord(principal, site, input, built), extra };
 }
 
 /** The record after an update body, and the writes of the files it takes or lets go. */
@@ -229,7 +233,7 @@ export async function changedRecord(
     given,
     time,
   );
-  const after: ItemRecord = {
+  const changed: ItemRecord = {
     ...before,
     title: input.Title ?? before.title,
     body: texts.body,
@@ -245,7 +249,7 @@ export async function changedRecord(
     updatedAt: time,
     ver: before.ver + 1,
   };
-  return { after, extra };
+  return { after: await designedRecord(principal, site, changed), extra };
 }
 
 export async function deleteRecord(
@@ -261,11 +265,14 @@ export async function deleteRecord(
     const record = read ?? (await recordInSite(principal, site, id));
     read = undefined;
     await requireUnlocked(principal, record);
+    const children = await linkedChildren(principal, site, [record]);
     // Its files go through the Items stream (functions/record-files.ts), for deletesite's records alike.
     await scripts.before('BeforeDelete', site, record);
-    await repository.deleteRecord(record);
+    // The children first: a parent whose deletion then fails is still there for the retry to find.
+    await deleteChildren(principal, children);
+    await repository.deleteRecord(record, await deletionWrites(principal, site, record));
     await scripts.after('AfterDelete', site, record);
-    return record.title;
+    return itemTitleOf(record);
   });
   return { id, message: messages.deleted(title), ...limits };
 }

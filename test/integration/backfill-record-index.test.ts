@@ -25,7 +25,8 @@ describe('scripts/backfill-record-index.ts', () => {
     const site = await createSite(stack.url, admin, 0, { ReferenceType: 'Results' });
     const ids = [
       await createRecord(stack.url, admin, site, { Title: 'a', Status: 910 }),
-      await createRecord(stack.url, admin, site, { Title: 'b' }),
+      // Status 0 given: without it a create takes the DefaultInput, 100.
+      await createRecord(stack.url, admin, site, { Title: 'b', Status: 0 }),
     ];
     // As an older version left them: no index keys, no per-Status counts.
     for (const id of ids) {

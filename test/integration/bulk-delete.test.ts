@@ -254,7 +254,8 @@ describe('TotalCount of a Status filter (kept per Status beside the site)', () =
     expect([await total('910'), await total('[100,200]'), await total('0')]).toEqual([2, 2, 0]);
     const [first] = (await page(site, { View: { ColumnFilterHash: { Status: '100' } } })).response.Data;
     await post(`/api/items/${first?.ResultId}/update`, { ApiKey: admin, Status: 910 });
-    await createRecord(stack.url, admin, site, { Title: 'no status' });
+    // Status 0 given: a create without Status takes the column's DefaultInput, 100.
+    await createRecord(stack.url, admin, site, { Title: 'no status', Status: 0 });
     expect([await total('910'), await total('[100,200]'), await total('0')]).toEqual([3, 1, 1]);
     const [one] = (await page(site, { View: { ColumnFilterHash: { Status: '910' } } })).response.Data;
     await post(`/api/items/${one?.ResultId}/delete`, { ApiKey: admin });

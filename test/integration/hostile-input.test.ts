@@ -33,7 +33,12 @@ beforeAll(async () => {
   stack = await startStack();
   accounts = await seedAccounts(stack.url);
   admin = accounts.admin.apiKey;
-  table = await createSite(stack.url, admin, 0, { Title: 'Results', ReferenceType: 'Results' });
+  table = await createSite(stack.url, admin, 0, {
+    Title: 'Results',
+    ReferenceType: 'Results',
+    // Four decimal places (the most a Num column shows): a write rounds by DecimalPlaces, 0 by default.
+    SiteSettings: { Columns: [{ ColumnName: 'NumA', DecimalPlaces: 4 }] },
+  });
 });
 afterAll(() => stack.close());
 

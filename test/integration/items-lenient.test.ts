@@ -60,7 +60,8 @@ describe('lenient JSON', () => {
       ProgressRate: 25,
       RemainingWorkValue: 750,
       CompletionTime: '2025-01-20T00:00:00',
-      NumHash: { NumA: 1234.5, NumB: 7 },
+      // NumA's DecimalPlaces is 0: stored rounded away from zero, as the reference stores it.
+      NumHash: { NumA: 1235, NumB: 7 },
       CheckHash: { CheckA: true, CheckB: false, CheckC: true },
       DateHash: { DateA: '2025-01-20T10:00:00' },
       ApiVersion: 1.1,

@@ -32,6 +32,8 @@ beforeAll(async () => {
       Columns: [
         { ColumnName: 'ClassB', ChoicesText: '1,Open\n2,Closed', LabelText: 'State' },
         { ColumnName: 'DateA', EditorFormat: 'Ymdhm' },
+        // One decimal place, so that 12.5 is stored as given (a write rounds by DecimalPlaces).
+        { ColumnName: 'NumA', DecimalPlaces: 1 },
       ],
     },
   });

@@ -57,6 +57,7 @@ describe('records', () => {
       });
       const id = Number(created.body.Id);
       const localTime = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?$/);
+      const midnight = expect.stringMatching(/^\d{4}-\d\d-\d\dT00:00:00$/);
       expect(await get(id, writer.apiKey)).toEqual({
         StatusCode: 200,
         Response: {
@@ -71,14 +72,15 @@ describe('records', () => {
               Ver: 1,
               Title: 'First',
               Body: 'text',
-              StartTime: '1899-12-30T00:00:00',
-              CompletionTime: '1899-12-30T00:00:00',
+              // Not sent: the Issues defaults (DefaultInput), today and today + 7 in the caller's zone.
+              StartTime: midnight,
+              CompletionTime: midnight,
               WorkValue: 0,
               ProgressRate: 0,
               RemainingWorkValue: 0,
               Status: 100,
-              Manager: 0,
-              Owner: 0,
+              Manager: writer.userId,
+              Owner: writer.userId,
               Locked: false,
               Creator: writer.userId,
               Updator: writer.userId,
@@ -86,7 +88,8 @@ describe('records', () => {
               ItemTitle: 'First',
               ApiVersion: 1.1,
               ClassHash: { ClassA: 'a' },
-              NumHash: { NumB: 1.5 },
+              // NumB's DecimalPlaces is 0: 1.5 is stored rounded away from zero, as the reference.
+              NumHash: { NumB: 2 },
               // Asia/Tokyo, Service.TimeZoneDefault's default: the +09:00 instant reads as given.
               DateHash: { DateC: '2024-05-06T07:08:09' },
               DescriptionHash: { DescriptionD: 'long' },

@@ -42,6 +42,9 @@ beforeAll(async () => {
         { ColumnName: 'ClassB', ChoicesText: 'a\nb\nc' },
         { ColumnName: 'ClassC', ChoicesText: 'a\nb\nc', MultipleSelections: true },
         { ColumnName: 'NumB', Nullable: true },
+        // No defaults for the user columns: a record names only the Manager and Owner it is given.
+        { ColumnName: 'Manager', DefaultInput: '' },
+        { ColumnName: 'Owner', DefaultInput: '' },
       ],
     },
   });
@@ -89,7 +92,16 @@ beforeAll(async () => {
     DateA: '2024-12-31 23:59:59',
     ClassA: 'pineapple',
   });
-  issues = await createSite(stack.url, admin, 0, { Title: 'Tasks', ReferenceType: 'Issues' });
+  issues = await createSite(stack.url, admin, 0, {
+    Title: 'Tasks',
+    ReferenceType: 'Issues',
+    SiteSettings: {
+      Columns: [
+        { ColumnName: 'Manager', DefaultInput: '' },
+        { ColumnName: 'Owner', DefaultInput: '' },
+      ],
+    },
+  });
   const task = (body: object) => createRecord(stack.url, admin, issues, body);
   // Due today (2025-01-20 in Tokyo), half done, started ten days ago: behind plan, not yet overdue.
   await task({
