@@ -1,3 +1,4 @@
+import { checkFormulas } from '../columns/formulas';
 import { linkedSiteIds, normalizeSiteSettings } from '../columns/site-settings';
 import { InvalidInputError } from '../errors';
 import type { ReferenceType } from './model';
@@ -25,9 +26,14 @@ export async function storedSiteSettings(
     loads: (id) => loads.has(id),
     ...(linksOf ? { linksOf } : {}),
   });
-  if (problems.length > 0) {
+  // A formula no write could apply is refused with the site, not left to fail every later write.
+  const formulas = checkFormulas(settings, referenceType)
+    .filter(({ severity }) => severity === 'error')
+    .map(({ formula, reason }) => ({ property: 'SiteSettings.Formulas', problem: `${formula}: ${reason}` }));
+  const refused = [...problems, ...formulas];
+  if (refused.length > 0) {
     throw new InvalidInputError(
-      problems.map(({ property, problem }) => ({
+      refused.map(({ property, problem }) => ({
         Property: property.replace(/^SiteSettings\./, where),
         Problem: problem,
       })),
