@@ -97,9 +97,12 @@ function choiceShown(column: Column, value: unknown, resolve?: ChoiceResolver): 
   return parts ? parts.map((part) => choiceText(column, part, resolve) ?? part).join(', ') : one(text);
 }
 
-/** Manager, Owner, Creator, Updator: the user's name by the column's source ([[Users]] unless changed). */
+/**
+ * Manager, Owner, Creator, Updator: the user's name by the column's source ([[Users]] unless changed); 0
+ * is nobody, shown as nothing.
+ */
 function userShown(column: Column, value: unknown, resolve?: ChoiceResolver): Shown {
-  if (isEmpty(value)) return null;
+  if (isEmpty(value) || Number(value) === 0) return null;
   const id = String(value);
   const sources = choiceSources(column.choices);
   for (const source of sources.length > 0 ? sources : [SITE_USERS]) {
