@@ -79,9 +79,13 @@ export function choiceNames(principal: Principal): ChoiceNames {
         }),
         ...[...wantedLinks].map(async ([siteId, ids]) => {
           wantedLinks.delete(siteId);
-          const linked = await linkedSite(principal, siteId, sites);
+          // The site (for its Read, and whether it is a wiki) and the records, in one round trip.
+          const [linked, records] = await Promise.all([
+            linkedSite(principal, siteId, sites),
+            recordsByKeys([...ids].map((id) => itemKeys.item(principal.tenantId, id))),
+          ]);
           if (!linked.site || linked.wiki) return;
-          for (const record of await readableRecords(principal, linked, [...ids]))
+          for (const record of await readableOf(principal, linked, records))
             titles.set(record.recordId, itemTitleOf(record));
         }),
       ]);
@@ -164,11 +168,22 @@ export async function readableRecords(
   linked: LinkedSite,
   ids: readonly number[],
 ): Promise<ItemRecord[]> {
-  const site = linked.site;
-  if (!site || ids.length === 0) return [];
-  const records = (await recordsByKeys(ids.map((id) => itemKeys.item(principal.tenantId, id)))).filter(
-    (record) => record.siteId === site.siteId,
+  if (!linked.site || ids.length === 0) return [];
+  return readableOf(
+    principal,
+    linked,
+    await recordsByKeys(ids.map((id) => itemKeys.item(principal.tenantId, id))),
   );
+}
+
+/** Those of `candidates` that are records of the linked site the caller may read. */
+async function readableOf(
+  principal: Principal,
+  linked: LinkedSite,
+  candidates: readonly ItemRecord[],
+): Promise<ItemRecord[]> {
+  const site = linked.site;
+  const records = candidates.filter((record) => record.siteId === site?.siteId);
   if (linked.canRead) return records;
   const kept: ItemRecord[] = [];
   for (const record of records)
