@@ -23,6 +23,8 @@ import { recordPage, recordsByKeys } from './record-repository';
 export interface ChoiceNames {
   /** Notes that `value` of `column` will be shown (a multi-select value: each of its choices). */
   need(column: Column, value: unknown): void;
+  /** Starts reading the sites the column links to, before its values are known. */
+  prepare(column: Column): void;
   /** Reads every name noted since the last load. */
   load(): Promise<void>;
   readonly resolve: ChoiceResolver;
@@ -38,27 +40,35 @@ export interface LinkedSite {
 
 const PERSON_SOURCE: ChoiceSource = { kind: 'users', scope: 'site', showDeptName: false };
 
-export function choiceNames(principal: Principal): ChoiceNames {
+/** Linked sites being read or read in a request, by id. */
+export type SiteCache = Map<number, Promise<LinkedSite>>;
+
+export function choiceNames(principal: Principal, sites: SiteCache = new Map()): ChoiceNames {
   const wanted = { users: new Set<number>(), depts: new Set<number>(), groups: new Set<number>() };
   const wantedLinks = new Map<number, Set<number>>();
   const names = { users: new Map<number, string>(), depts: new Map<number, string>(), groups: new Map() };
-  const sites = new Map<number, LinkedSite>();
+  const read = new Map<number, LinkedSite>();
   const titles = new Map<number, string>();
 
   const noteId = (source: ChoiceSource, text: string) => {
-    if (!/^\d+$/.test(text)) return;
-    const id = Number(text);
+    const id = /^\d+$/.test(text) ? Number(text) : undefined;
     const kind = accountKind(source);
     if (kind) {
-      if (!names[kind].has(id)) wanted[kind].add(id);
-    } else if (source.kind === 'link' && source.siteId !== undefined && !titles.has(id)) {
+      if (id !== undefined && !names[kind].has(id)) wanted[kind].add(id);
+    } else if (source.kind === 'link' && source.siteId !== undefined) {
+      // A wiki's values need not be ids: the site is read either way.
       const ids = wantedLinks.get(source.siteId) ?? new Set<number>();
-      ids.add(id);
-      wantedLinks.set(source.siteId, ids);
+      if (id !== undefined && !titles.has(id)) ids.add(id);
+      if (!read.has(source.siteId) || ids.size > 0) wantedLinks.set(source.siteId, ids);
     }
   };
 
   return {
+    prepare(column) {
+      for (const source of choiceSources(column.choices))
+        if (source.kind === 'link' && source.siteId !== undefined)
+          void linkedSite(principal, source.siteId, sites);
+    },
     need(column, value) {
       if (value === undefined || value === null || value === '') return;
       const sources =
@@ -82,8 +92,9 @@ export function choiceNames(principal: Principal): ChoiceNames {
           // The site (for its Read, and whether it is a wiki) and the records, in one round trip.
           const [linked, records] = await Promise.all([
             linkedSite(principal, siteId, sites),
-            recordsByKeys([...ids].map((id) => itemKeys.item(principal.tenantId, id))),
+            ids.size === 0 ? [] : recordsByKeys([...ids].map((id) => itemKeys.item(principal.tenantId, id))),
           ]);
+          read.set(siteId, linked);
           if (!linked.site || linked.wiki) return;
           for (const record of await readableOf(principal, linked, records))
             titles.set(record.recordId, itemTitleOf(record));
@@ -95,7 +106,7 @@ export function choiceNames(principal: Principal): ChoiceNames {
       if (kind) return /^\d+$/.test(value) ? names[kind].get(Number(value)) : undefined;
       if (source.kind === 'timeZones') return value;
       if (source.kind !== 'link' || source.siteId === undefined) return undefined;
-      const linked = sites.get(source.siteId);
+      const linked = read.get(source.siteId);
       if (linked?.wiki) return linked.wiki.get(value);
       return /^\d+$/.test(value) ? titles.get(Number(value)) : undefined;
     },
@@ -136,13 +147,20 @@ async function accountNames(
 }
 
 /** A linked site, its Read for the caller, and a wiki's lines (each line of its Body a `value,text` choice). */
-export async function linkedSite(
+export function linkedSite(
   principal: Principal,
   siteId: number,
-  cache: Map<number, LinkedSite> = new Map(),
+  cache: SiteCache = new Map(),
 ): Promise<LinkedSite> {
-  const known = cache.get(siteId);
-  if (known) return known;
+  let linked = cache.get(siteId);
+  if (!linked) {
+    linked = readLinkedSite(principal, siteId);
+    cache.set(siteId, linked);
+  }
+  return linked;
+}
+
+async function readLinkedSite(principal: Principal, siteId: number): Promise<LinkedSite> {
   const site = await getSite(principal.tenantId, siteId);
   const canRead = site !== undefined && ((await sitePermission(principal, site)) & Permission.Read) !== 0;
   let wiki: Map<string, string> | undefined;
@@ -154,9 +172,7 @@ export async function linkedSite(
         if (!wiki.has(choice.value)) wiki.set(choice.value, choice.text);
     }
   }
-  const linked: LinkedSite = { site, canRead, ...(wiki && { wiki }) };
-  cache.set(siteId, linked);
-  return linked;
+  return { site, canRead, ...(wiki && { wiki }) };
 }
 
 /**

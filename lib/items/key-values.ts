@@ -3,14 +3,14 @@ import type { Principal } from '../accounts/principal';
 import type { Language } from '../columns/definitions';
 import { type ChoiceResolver, displayValue, type Shown, type ValueForm } from '../columns/display';
 import { defaultGridColumns } from '../columns/layouts';
-import { type Column as ModelColumn, columnsOf as modelColumnsOf } from '../columns/model';
+import type { Column as ModelColumn } from '../columns/model';
 import { UnsupportedInputError } from '../errors';
 import type { Site } from '../sites/model';
 import { formatLocal } from '../zoned-time';
-import { choiceNames, type LinkedSite } from './choice-names';
+import { type ChoiceNames, choiceNames, type LinkedSite, type SiteCache } from './choice-names';
 import { type ItemRecord, itemTitleOf } from './model';
 import { shownCompletionTime } from './record-people-and-times';
-import { readerOf, recordColumns, type Column as ViewColumn } from './view/columns';
+import { readerOf, recordColumns, siteModel, type Column as ViewColumn } from './view/columns';
 import { isJoinedName, joinTarget, linkedId, pageParents } from './view/joins';
 
 /**
@@ -60,8 +60,17 @@ interface Planned {
   readonly join?: {
     readonly link: ViewColumn;
     readonly linked: LinkedSite;
-    readonly parents: ReadonlyMap<number, ItemRecord>;
   };
+}
+
+/** What a View's KeyValues show, worked out before the page is read (so its site reads overlap the page's). */
+export interface KeyValuesPlan {
+  readonly principal: Principal;
+  readonly site: Site;
+  readonly zone: string;
+  readonly language: Language;
+  readonly columns: readonly Planned[];
+  readonly names: ChoiceNames;
 }
 
 /** The grid's column names: the View's (each must exist), else the site's (unknown ones dropped), else the built-in list. */
@@ -85,9 +94,21 @@ export async function keyValues(
   view: KeyValuesView,
   zone: string,
 ): Promise<Record<string, unknown>[]> {
+  return keyValuesOf(await planKeyValues(principal, site, view, zone), records);
+}
+
+/**
+ * The grid's columns with their keys and forms, each checked (a 400 names what is wrong); the sites their
+ * links name are being read meanwhile.
+ */
+export async function planKeyValues(
+  principal: Principal,
+  site: Site,
+  view: KeyValuesView,
+  zone: string,
+): Promise<KeyValuesPlan> {
   const language = callerLanguage(principal);
-  const siteColumns = Array.isArray(site.siteSettings.Columns) ? site.siteSettings.Columns : undefined;
-  const model = modelColumnsOf(site.referenceType, siteColumns, language).byName;
+  const model = siteModel(site, language).byName;
   const viewColumns = recordColumns(site, language);
   const keyType = choose('View.ApiColumnKeyDisplayType', KEY_TYPES, view.ApiColumnKeyDisplayType, 'label');
   const valueType = choose(
@@ -99,38 +120,62 @@ export async function keyValues(
   const perColumn = objectOf(view.ApiColumnHash);
   const names = gridNames(site, view, (name) => model.has(name) || isJoinedName(name));
   const plan: Planned[] = [];
+  const sites: SiteCache = new Map();
+  const lookups = choiceNames(principal, sites);
   for (const name of names) {
     const own = objectOf(perColumn[name]);
     const path = `View.ApiColumnHash.${name}`;
     const key = choose(`${path}.KeyDisplayType`, KEY_TYPES, own.KeyDisplayType, keyType);
     const form = choose(`${path}.ValueDisplayType`, VALUE_TYPES, own.ValueDisplayType, valueType);
     if (isJoinedName(name)) {
-      const { link, target, linked } = await joinTarget(
-        principal,
-        viewColumns,
-        'View.GridColumns',
-        name,
-        language,
-      );
+      const joined = joinTarget(principal, viewColumns, 'View.GridColumns', name, language, sites);
+      // A parent's column the site's own GridColumns name that no longer resolves (its link changed) is
+      // dropped, as the reference drops unknown grid columns; one the View names is refused.
+      const fromView = view.GridColumns !== undefined && view.GridColumns !== null;
+      const resolved = fromView ? await joined : await joined.catch(() => undefined);
+      if (!resolved) continue;
+      const { link, target, linked } = resolved;
       const column = target.model as ModelColumn;
-      const parents = await pageParents(principal, link, linked, records);
+      lookups.prepare(column);
       plan.push({
         name,
         column,
         key: key === 'name' ? name : column.labelText,
         form,
-        join: { link, linked, parents },
+        join: { link, linked },
       });
       continue;
     }
     const column = model.get(name);
     if (!column) throw new UnsupportedInputError(`View.GridColumns: this site has no column ${name}.`);
+    if (form !== 'Value') lookups.prepare(column);
     plan.push({ name, column, key: key === 'name' ? name : column.labelText, form });
   }
-  const lookups = choiceNames(principal);
+  return { principal, site, zone, language, columns: plan, names: lookups };
+}
+
+/** The page's records as KeyValues objects: parents and names read in batches, then every cell shown. */
+export async function keyValuesOf(
+  plan: KeyValuesPlan,
+  records: readonly ItemRecord[],
+): Promise<Record<string, unknown>[]> {
+  const { principal, site, zone, language, names: lookups } = plan;
+  const parentsOf = new Map(
+    await Promise.all(
+      plan.columns.flatMap((planned) =>
+        planned.join
+          ? [
+              pageParents(principal, planned.join.link, planned.join.linked, records).then(
+                (parents) => [planned, parents] as const,
+              ),
+            ]
+          : [],
+      ),
+    ),
+  );
   const rows = records.map((record) =>
-    plan.map((planned): Cell => {
-      const source = sourceOf(planned, record);
+    plan.columns.map((planned): Cell => {
+      const source = sourceOf(planned, record, parentsOf.get(planned));
       if (source === undefined || source === 'unreadable') return source ?? 'none';
       const value = rawValue(planned.column, source, planned.form, site, zone);
       if (planned.form !== 'Value') lookups.need(planned.column, value);
@@ -140,7 +185,7 @@ export async function keyValues(
   await lookups.load();
   return rows.map((values) => {
     const row: Record<string, unknown> = {};
-    plan.forEach((planned, at) => {
+    plan.columns.forEach((planned, at) => {
       // On a key clash the first column wins, as in the reference (AddIfNotConainsKey).
       if (planned.key in row) return;
       const cell = values[at];
@@ -157,12 +202,16 @@ export async function keyValues(
 type Cell = { readonly value: unknown } | 'none' | 'unreadable';
 
 /** The record whose value a planned column shows: the record, its parent, none, or an unreadable one. */
-function sourceOf(planned: Planned, record: ItemRecord): ItemRecord | undefined | 'unreadable' {
+function sourceOf(
+  planned: Planned,
+  record: ItemRecord,
+  parents: ReadonlyMap<number, ItemRecord> | undefined,
+): ItemRecord | undefined | 'unreadable' {
   const join = planned.join;
   if (!join) return record;
   const id = linkedId(join.link, record);
   if (id === undefined) return undefined;
-  const parent = join.parents.get(id);
+  const parent = parents?.get(id);
   if (parent) return parent;
   return join.linked.canRead ? undefined : 'unreadable';
 }

@@ -8,7 +8,7 @@ import { useApiCall } from '../sites/api-limit';
 import { recordHolders, type Site } from '../sites/model';
 import { Permission, requirePermission, siteInTenant } from '../sites/permissions';
 import { siteView } from '../sites/views';
-import { keyValues } from './key-values';
+import { keyValuesOf, planKeyValues } from './key-values';
 import { canOnRecord, readableInSite } from './record-permissions';
 import * as repository from './record-repository';
 import { loadingAll, noScripts, type RecordScripts } from './record-scripts';
@@ -121,6 +121,9 @@ export async function readItem(
     access ? access.siteIds : [site.siteId],
     search,
   );
+  // The grid's columns are checked, and the sites their links name read, while the page is read.
+  const plan = asKeyValues ? planKeyValues(principal, site, view.properties, zone) : undefined;
+  plan?.catch(() => undefined);
   const selection =
     item.kind === 'record'
       ? { totalCount: view.filter(item.record) ? 1 : 0, page: view.filter(item.record) ? [item.record] : [] }
@@ -129,8 +132,8 @@ export async function readItem(
   const sites = access ? access.sites : [site];
   // WhenloadingRecord scripts may change what is shown, never what is stored.
   const page = await loadingAll(scripts, sites, selection.page);
-  const data = asKeyValues
-    ? await keyValues(principal, site, page, view.properties, zone)
+  const data = plan
+    ? await keyValuesOf(await plan, page)
     : page.map((record) => {
         const shown = { ...recordView(site, record, zone), ApiVersion: version };
         return version < 1.1 ? legacyRecordView(shown) : shown;

@@ -212,6 +212,20 @@ describe('link columns', () => {
     expect(result.body).toMatchObject({ StatusCode: 400, Message: expect.stringContaining(named) });
   });
 
+  it("drops a parent's column the site's own GridColumns name that no longer resolves", async () => {
+    const stale = await createSite(stack.url, admin, 0, {
+      Title: 'Stale grid',
+      ReferenceType: 'Results',
+      SiteSettings: { GridColumns: ['Title', `ClassB~${parents},Title`] },
+    });
+    await createRecord(stack.url, admin, stale, { Title: 'kept' });
+    const result = await post(`/api/items/${stale}/get`, {
+      ApiKey: admin,
+      View: { ApiDataType: 'KeyValues', ApiColumnKeyDisplayType: 'ColumnName' },
+    });
+    expect((result.body.Response as { Data: unknown[] }).Data).toEqual([{ Title: 'kept' }]);
+  });
+
   it("refuses a parent's column where only get reads parents (bulkdelete), deleting nothing", async () => {
     const result = await post(`/api/items/${children}/bulkdelete`, {
       ApiKey: admin,

@@ -1,6 +1,10 @@
 import { type ChoiceSource, choiceSources } from '../../columns/choices';
 import type { Language } from '../../columns/definitions';
-import { type Column as ModelColumn, columnsOf as modelColumnsOf } from '../../columns/model';
+import {
+  type Column as ModelColumn,
+  columnsOf as modelColumnsOf,
+  type ResolvedColumns,
+} from '../../columns/model';
 import type { Site } from '../../sites/model';
 import { type ItemRecord, itemTitleOf } from '../model';
 
@@ -152,14 +156,51 @@ export function linkSiteIdsOf(column: ModelColumn): number[] {
   );
 }
 
+/**
+ * A site's merged columns (the column model) in a language. Merging parses every column's ChoicesText,
+ * so the answer is kept by the site's Columns as text: a request reads its site afresh, but a table's
+ * design changes rarely. The newest designs are kept, a bounded number.
+ */
+export function siteModel(
+  site: Pick<Site, 'referenceType' | 'siteSettings'>,
+  language: Language,
+): ResolvedColumns {
+  const siteColumns = Array.isArray(site.siteSettings.Columns) ? site.siteSettings.Columns : undefined;
+  if (!siteColumns || siteColumns.length === 0)
+    return modelColumnsOf(site.referenceType, undefined, language);
+  const key = `${site.referenceType}:${language}:${JSON.stringify(siteColumns)}`;
+  let model = models.get(key);
+  if (model) models.delete(key);
+  else model = modelColumnsOf(site.referenceType, siteColumns, language);
+  models.set(key, model);
+  if (models.size > MODELS_KEPT) models.delete(models.keys().next().value as string);
+  return model;
+}
+
+const MODELS_KEPT = 200;
+const models = new Map<string, ResolvedColumns>();
+
 /** The record columns of a site in the model's order, for views (Title as its composite ItemTitle). */
 export function recordColumns(
   site: Pick<Site, 'referenceType' | 'siteSettings'>,
   language: Language = 'ja',
   title: 'raw' | 'item' = 'raw',
 ): ReadonlyMap<string, Column> {
-  const siteColumns = Array.isArray(site.siteSettings.Columns) ? site.siteSettings.Columns : undefined;
-  const model = modelColumnsOf(site.referenceType, siteColumns, language);
+  const model = siteModel(site, language);
+  const key = `${language}:${title}`;
+  const known = viewColumns.get(model)?.get(key);
+  if (known) return known;
+  const columns = buildColumns(model, title);
+  const byKey = viewColumns.get(model) ?? new Map<string, ReadonlyMap<string, Column>>();
+  byKey.set(key, columns);
+  viewColumns.set(model, byKey);
+  return columns;
+}
+
+/** The view columns of each kept model, by language and title reading. */
+const viewColumns = new WeakMap<ResolvedColumns, Map<string, ReadonlyMap<string, Column>>>();
+
+function buildColumns(model: ResolvedColumns, title: 'raw' | 'item'): ReadonlyMap<string, Column> {
   const columns = new Map<string, Column>();
   for (const column of model.list) {
     const kind = kindOf(column);
@@ -188,20 +229,12 @@ export function recordColumns(
   return columns;
 }
 
-const cache = new WeakMap<Pick<Site, 'siteSettings'>, ReadonlyMap<string, Column>>();
-
 /**
  * Every column of the site's kind, by name (names are case-sensitive, as the reference's lookup), with
  * Title read as stored: what upsert Keys compare (the reference's upsert matches Title, not ItemTitle).
- * Kept per loaded site, which a request reads once.
  */
 export function columnsOf(site: Pick<Site, 'referenceType' | 'siteSettings'>): ReadonlyMap<string, Column> {
-  let columns = cache.get(site);
-  if (!columns) {
-    columns = recordColumns(site);
-    cache.set(site, columns);
-  }
-  return columns;
+  return recordColumns(site);
 }
 
 /** The reference's Column.SearchTypes, by name (any case) or number. */

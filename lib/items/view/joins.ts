@@ -2,7 +2,7 @@ import type { Principal } from '../../accounts/principal';
 import type { Language } from '../../columns/definitions';
 import { recordHolders, type Site } from '../../sites/model';
 import { Permission } from '../../sites/permissions';
-import { type LinkedSite, linkedSite, readableRecords } from '../choice-names';
+import { type LinkedSite, linkedSite, readableRecords, type SiteCache } from '../choice-names';
 import type { ItemRecord } from '../model';
 import { grantedRecords } from '../record-permissions';
 import { selectAll } from '../record-select';
@@ -45,7 +45,7 @@ export async function joinTarget(
   path: string,
   name: string,
   language: Language,
-  sites: Map<number, LinkedSite> = new Map(),
+  sites: SiteCache = new Map(),
 ): Promise<{ joined: JoinedName; link: Column; target: Column; linked: LinkedSite }> {
   const joined = parseJoined(name);
   if (!joined) refuse(path, `${JSON.stringify(name)} is not of the form LinkColumn~SiteId,ColumnName`);
@@ -147,7 +147,7 @@ export async function viewJoins(
   const joins = new Map<string, Column>();
   if (names.length === 0) return joins;
   const columns = recordColumns(site, language, 'item');
-  const sites = new Map<number, LinkedSite>();
+  const sites: SiteCache = new Map();
   const parentsOf = new Map<number, Promise<ReadonlyMap<number, ItemRecord>>>();
   for (const name of names) {
     const { joined, link, target, linked } = await joinTarget(
