@@ -15,7 +15,14 @@ import { loadingAll, noScripts, type RecordScripts } from './record-scripts';
 import { selectVisible } from './record-select';
 import type { Column } from './view/columns';
 import { viewJoins } from './view/joins';
-import { type CompiledView, compileView, joinedNamesIn, type RecordSearch, withSearch } from './view/view';
+import {
+  type CompiledView,
+  compileView,
+  joinedNamesIn,
+  type RecordSearch,
+  sorterNamesIn,
+  withSearch,
+} from './view/view';
 import { legacyRecordView, recordView } from './views';
 
 /** The reference's Api.PageSize: the most records one read returns, and the page size otherwise. */
@@ -106,6 +113,7 @@ export async function readItem(
     site,
     joinedNamesIn(input.View ?? undefined),
     callerLanguage(principal),
+    sorterNamesIn(input.View ?? undefined),
   );
   const compiled = compileViewFor(principal, site, input.View, true, joins);
   const asKeyValues = keyValuesAsked(compiled.properties.ApiDataType);

@@ -126,6 +126,15 @@ describe('link columns', () => {
     expect(order).toEqual(['to red', 'to blue']);
   });
 
+  it("sorts a link column by its parents' titles, as the reference does", async () => {
+    expect(await titles({ ColumnSorterHash: { ClassA: 'asc' } })).toEqual([
+      'to nobody',
+      'to 1red',
+      'to blue',
+      'to red',
+    ]);
+  });
+
   it("shows link titles, a wiki's line, and a parent's column in KeyValues", async () => {
     const rows = await keyValues({
       GridColumns: [

@@ -43,6 +43,8 @@ export interface Column<R = ItemRecord> {
   readonly linkSiteIds?: readonly number[];
   /** A column of user, group or dept ids. */
   readonly people?: PeopleKind;
+  /** A link column: sorted by its parent's title (View.cs OrderBy), where the parents were read. */
+  readonly sortRead?: (record: R) => ColumnValue;
   /** TitleBody: the second sort key after the title. */
   readonly thenBy?: (record: R) => ColumnValue;
   /**

@@ -3,7 +3,7 @@ import type { Language } from '../../columns/definitions';
 import { recordHolders, type Site } from '../../sites/model';
 import { Permission } from '../../sites/permissions';
 import { type LinkedSite, linkedSite, readableRecords, type SiteCache } from '../choice-names';
-import type { ItemRecord } from '../model';
+import { type ItemRecord, itemTitleOf } from '../model';
 import { grantedRecords } from '../record-permissions';
 import { selectAll } from '../record-select';
 import { type Column, recordColumns } from './columns';
@@ -143,12 +143,45 @@ export async function viewJoins(
   site: Site,
   names: readonly string[],
   language: Language,
+  sorted: readonly string[] = [],
 ): Promise<ReadonlyMap<string, Column>> {
   const joins = new Map<string, Column>();
-  if (names.length === 0) return joins;
   const columns = recordColumns(site, language, 'item');
+  // Link columns the View sorts by sort by their parents' titles (View.cs OrderBy on a linked column).
+  const links = sorted.flatMap((name) => {
+    const column = columns.get(name);
+    const siteId = column?.linkSiteIds?.[0];
+    return column && siteId !== undefined && !column.multiple ? [{ column, siteId }] : [];
+  });
+  if (names.length === 0 && links.length === 0) return joins;
   const sites: SiteCache = new Map();
   const parentsOf = new Map<number, Promise<ReadonlyMap<number, ItemRecord>>>();
+  const parentsIn = (siteId: number, linked: LinkedSite) => {
+    let parents = parentsOf.get(siteId);
+    if (!parents) {
+      parents = parentRecords(principal, linked);
+      parentsOf.set(siteId, parents);
+    }
+    return parents;
+  };
+  for (const { column, siteId } of links) {
+    const linked = await linkedSite(principal, siteId, sites);
+    if (
+      !linked.site ||
+      !recordHolders.has(linked.site.referenceType) ||
+      linked.site.referenceType === 'Wikis'
+    )
+      continue;
+    const parents = await parentsIn(siteId, linked);
+    joins.set(column.name, {
+      ...column,
+      sortRead: (record) => {
+        const id = linkedId(column, record);
+        const parent = id === undefined ? undefined : parents.get(id);
+        return parent ? itemTitleOf(parent) : undefined;
+      },
+    });
+  }
   for (const name of names) {
     const { joined, link, target, linked } = await joinTarget(
       principal,
@@ -158,12 +191,8 @@ export async function viewJoins(
       language,
       sites,
     );
-    let parents = parentsOf.get(joined.siteId);
-    if (!parents) {
-      parents = parentRecords(principal, linked);
-      parentsOf.set(joined.siteId, parents);
-    }
-    joins.set(name, joinedColumn(name, link, target, await parents, linked.canRead));
+    const parents = await parentsIn(joined.siteId, linked);
+    joins.set(name, joinedColumn(name, link, target, parents, linked.canRead));
   }
   return joins;
 }

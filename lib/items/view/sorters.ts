@@ -46,7 +46,7 @@ export function columnSorter<R>(
 
 /** Title and text sort an empty value as ''; numbers that are not nullable as 0. */
 function sortValue<R>(column: Column<R>, record: R): ColumnValue {
-  const value = column.read(record);
+  const value = (column.sortRead ?? column.read)(record);
   if (value !== undefined) return value;
   if (column.kind === 'text' || column.kind === 'choices') return '';
   if ((column.kind === 'numeric' || column.kind === 'user') && !column.nullable) return 0;

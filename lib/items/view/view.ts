@@ -135,6 +135,14 @@ export function joinedNamesIn(view: Record<string, unknown> | undefined): string
   return joinedNamesOf(raw.ColumnFilterHash, raw.ColumnSorterHash);
 }
 
+/** The columns a View sorts by (the link columns among them sort by their parents' titles). */
+export function sorterNamesIn(view: Record<string, unknown> | undefined): string[] {
+  const sorters = canonicalView(view ?? {}).ColumnSorterHash;
+  return typeof sorters === 'object' && sorters !== null && !Array.isArray(sorters)
+    ? Object.keys(sorters)
+    : [];
+}
+
 /**
  * ColumnFilterNegatives: a list of filter names. Applied whenever it is sent (CONTRACT 11: the reference
  * applies it only on sites with negative filters enabled, and otherwise drops a condition asked for).
