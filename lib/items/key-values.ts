@@ -177,7 +177,9 @@ export async function keyValuesOf(
     plan.columns.map((planned): Cell => {
       const source = sourceOf(planned, record, parentsOf.get(planned));
       if (source === undefined || source === 'unreadable') return source ?? 'none';
-      const value = rawValue(planned.column, source, planned.form, site, zone);
+      // A parent's CompletionTime is shown by its own site's format.
+      const from = planned.join ? (planned.join.linked.site as Site) : site;
+      const value = rawValue(planned.column, source, planned.form, from, zone);
       if (planned.form !== 'Value') lookups.need(planned.column, value);
       return { value };
     }),

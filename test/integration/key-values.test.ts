@@ -160,7 +160,7 @@ describe('KeyValues', () => {
       '数値A',
       '日付A',
     ]);
-    expect((await byTitle(view)).get(one)?.['分類A']).toBe('製品A');
+    expect((await byTitle(view)).get(one)?.分類A).toBe('製品A');
     useSettings({ ...settings(), Service: { ...settings().Service, DefaultLanguage: 'en' } });
     try {
       const row = (await byTitle(view)).get(one);
