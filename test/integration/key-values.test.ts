@@ -19,6 +19,8 @@ let parent: number;
 let parentRecord: number;
 let one: number;
 let two: number;
+let dept: number;
+let group: number;
 
 const post = (path: string, body?: unknown) => call(stack.url, path, body);
 const rows = async (siteId: number, view: object, key = admin) => {
@@ -41,6 +43,13 @@ beforeAll(async () => {
   stack = await startStack();
   accounts = await seedAccounts(stack.url);
   admin = accounts.admin.apiKey;
+  const made = async (path: string, body: object) =>
+    Number((await post(path, { ApiKey: admin, ...body })).body.Id);
+  dept = await made('/api/depts/create', { DeptCode: 'S1', DeptName: 'Sales' });
+  group = await made('/api/groups/create', {
+    GroupName: 'Sellers',
+    Members: [`User,${accounts.user.userId}`],
+  });
   parent = await createSite(stack.url, admin, 0, { Title: 'Parents', ReferenceType: 'Results' });
   parentRecord = await createRecord(stack.url, admin, parent, { Title: 'Parent title' });
   site = await createSite(stack.url, admin, 0, {
@@ -54,6 +63,8 @@ beforeAll(async () => {
         { ColumnName: 'ClassD', ChoicesText: '[[Users]]' },
         { ColumnName: 'ClassF', ChoicesText: products, LabelText: '分類A' },
         { ColumnName: 'ClassG', LabelText: '製品' },
+        { ColumnName: 'ClassH', ChoicesText: '[[Depts]]' },
+        { ColumnName: 'ClassI', ChoicesText: '[[Groups*]]' },
         { ColumnName: 'NumA', DecimalPlaces: 2, Unit: '円' },
         { ColumnName: 'NumB', Nullable: true },
       ],
@@ -72,6 +83,8 @@ beforeAll(async () => {
       ClassC: String(parentRecord),
       ClassD: String(accounts.user.userId),
       ClassF: 'AC7460',
+      ClassH: String(dept),
+      ClassI: String(group),
     },
     NumHash: { NumA: 1234.5 },
     DateHash: { DateA: '2024/05/01' },
@@ -137,12 +150,17 @@ describe('KeyValues', () => {
   });
 
   it.each<[string, Form, (a: TestAccounts) => unknown]>([
+    ['ClassH', 'DisplayValue', () => 'Sales'],
+    ['ClassH', 'Value', () => String(dept)],
+    ['ClassH', 'Text', () => 'Sales'],
+    ['ClassI', 'DisplayValue', () => 'Sellers'],
+    ['ClassI', 'Value', () => String(group)],
     ['Owner', 'DisplayValue', (a) => a.user.loginId],
     ['Owner', 'Value', (a) => a.user.userId],
     ['ClassD', 'DisplayValue', (a) => a.user.loginId],
     ['ClassD', 'Value', (a) => String(a.user.userId)],
     ['ClassD', 'Text', (a) => a.user.loginId],
-  ])('answers the user column %s as %s', async (column, form, expected) => {
+  ])('answers the user, dept or group column %s as %s', async (column, form, expected) => {
     const data = await byTitle({
       GridColumns: [column],
       ApiColumnKeyDisplayType: 'ColumnName',
