@@ -173,6 +173,12 @@ describe('View.ColumnFilterNegatives', () => {
     ['ViewFilters_Incomplete: complete', { Incomplete: true }, ['done']],
     ['ViewFilters_Own: neither Manager nor Owner is me', { Own: true }, ['done', 'later']],
     ['ViewFilters_Overdue: complete or not yet due', { Overdue: true }, ['done', 'later']],
+    ['ViewFilters_Delay: complete or on plan', { Delay: true }, ['done', 'later']],
+    [
+      'ViewFilters_NearCompletionTime: due outside the window',
+      { NearCompletionTime: true },
+      ['done', 'late', 'later'],
+    ],
   ])('%s', async (_case, view, expected) => {
     const name = `ViewFilters_${Object.keys(view)[0]}`;
     expect(await titles(issues, { ...view, ColumnFilterNegatives: [name] })).toEqual(expected);
