@@ -6,6 +6,7 @@ import { type BundlesResult, benchBundles } from './bundles';
 import { projectRoot } from './children';
 import { benchChunkSteps } from './chunk-steps';
 import { benchInProcess, type InProcessCase } from './in-process';
+import { benchKeyValues, keyValuesVerdicts, printKeyValues } from './key-values';
 import { benchRecordsView, printRecordsView, recordsViewVerdicts } from './records-view';
 import * as report from './report';
 import { benchScriptBundles } from './script-bundles';
@@ -46,7 +47,7 @@ const startEnv = Object.fromEntries(
 
 /**
  * `npm run bench -- bundles sessions` runs only the phases named (sessions, in-process, bundles, start,
- * lookup, lookup-gateway, upload, scripts, records, design, search, ui), so that one figure can be taken alone on a shared machine; none:
+ * lookup, lookup-gateway, upload, scripts, records, design, keyvalues, search, ui), so that one figure can be taken alone on a shared machine; none:
  * all of them.
  */
 const only = new Set(process.argv.slice(2));
@@ -126,6 +127,9 @@ const chunkSteps = only.has('chunk-steps')
 const recordsView = wanted('records')
   ? await phase('records: a filtered first page of a large site', () => benchRecordsView())
   : undefined;
+const keyValues = wanted('keyvalues')
+  ? await phase('keyvalues: display values vs raw values of a page', () => benchKeyValues())
+  : undefined;
 const bulkUpsert = wanted('records')
   ? await phase('records: bulkupsert vs single creates', () => benchBulkUpsert())
   : undefined;
@@ -162,6 +166,10 @@ if (upload) {
 if (serverScripts || scriptBundles) {
   printServerScripts(serverScripts, scriptBundles);
   verdicts.push(...serverScriptVerdicts(serverScripts, scriptBundles));
+}
+if (keyValues) {
+  printKeyValues(keyValues);
+  verdicts.push(...keyValuesVerdicts(keyValues));
 }
 if (recordsView) {
   printRecordsView(recordsView);
@@ -200,7 +208,7 @@ const results = {
   upload,
   serverScripts,
   scriptBundles,
-  records: { view: recordsView, bulkUpsert, tableDesign },
+  records: { view: recordsView, bulkUpsert, tableDesign, keyValues },
   chunkSteps,
   search,
   ui,

@@ -1,4 +1,4 @@
-import { type ChoiceSource, choiceSources, staticChoices } from './choices';
+import { type ChoiceSource, choiceSources, type ParsedChoices, staticChoices } from './choices';
 import type { DateFormat, Language } from './definitions';
 import type { Column, RoundingType } from './model';
 
@@ -72,10 +72,36 @@ export function displayValue(
   }
 }
 
+/** The static choices' texts by value, built once per parsed ChoicesText (a page shows each many times). */
+const textsByValue = new WeakMap<ParsedChoices, ReadonlyMap<string, string>>();
+
+function staticTexts(choices: ParsedChoices): ReadonlyMap<string, string> {
+  let texts = textsByValue.get(choices);
+  if (!texts) {
+    const map = new Map<string, string>();
+    for (const choice of staticChoices(choices))
+      if (!map.has(choice.value)) map.set(choice.value, choice.text);
+    texts = map;
+    textsByValue.set(choices, texts);
+  }
+  return texts;
+}
+
+const sourcesByChoices = new WeakMap<ParsedChoices, readonly ChoiceSource[]>();
+
+function sourcesOf(choices: ParsedChoices): readonly ChoiceSource[] {
+  let sources = sourcesByChoices.get(choices);
+  if (!sources) {
+    sources = choiceSources(choices);
+    sourcesByChoices.set(choices, sources);
+  }
+  return sources;
+}
+
 function choiceText(column: Column, value: string, resolve?: ChoiceResolver): string | undefined {
-  const found = staticChoices(column.choices).find((choice) => choice.value === value)?.text;
+  const found = staticTexts(column.choices).get(value);
   if (found !== undefined || !resolve) return found;
-  for (const source of choiceSources(column.choices)) {
+  for (const source of sourcesOf(column.choices)) {
     const name = resolve(source, value);
     if (name !== undefined) return name;
   }
@@ -89,7 +115,7 @@ function choiceText(column: Column, value: string, resolve?: ChoiceResolver): st
 function choiceShown(column: Column, value: unknown, resolve?: ChoiceResolver): string | null {
   if (isEmpty(value)) return null;
   const text = String(value);
-  const dynamic = choiceSources(column.choices).length > 0;
+  const dynamic = sourcesOf(column.choices).length > 0;
   const missing = (part: string) => (dynamic && !resolve ? part : `? ${part}`);
   const one = (part: string) => choiceText(column, part, resolve) ?? missing(part);
   if (!column.multipleSelections) return one(text);
@@ -97,11 +123,14 @@ function choiceShown(column: Column, value: unknown, resolve?: ChoiceResolver): 
   return parts ? parts.map((part) => choiceText(column, part, resolve) ?? part).join(', ') : one(text);
 }
 
-/** Manager, Owner, Creator, Updator: the user's name by the column's source ([[Users]] unless changed). */
+/**
+ * Manager, Owner, Creator, Updator: the user's name by the column's source ([[Users]] unless changed); 0
+ * is nobody, shown as nothing.
+ */
 function userShown(column: Column, value: unknown, resolve?: ChoiceResolver): Shown {
-  if (isEmpty(value)) return null;
+  if (isEmpty(value) || Number(value) === 0) return null;
   const id = String(value);
-  const sources = choiceSources(column.choices);
+  const sources = sourcesOf(column.choices);
   for (const source of sources.length > 0 ? sources : [SITE_USERS]) {
     const name = resolve?.(source, id);
     if (name !== undefined) return name;

@@ -1,15 +1,24 @@
-import { getUser } from '../accounts/repository';
+import { callerLanguage } from '../accounts/caller-language';
+import type { Principal } from '../accounts/principal';
+import type { Language } from '../columns/definitions';
+import { type ChoiceResolver, displayValue, type Shown, type ValueForm } from '../columns/display';
+import { defaultGridColumns } from '../columns/layouts';
+import type { Column as ModelColumn } from '../columns/model';
 import { UnsupportedInputError } from '../errors';
 import type { Site } from '../sites/model';
-import { formatLocal, wallTime } from '../zoned-time';
-import type { ItemRecord } from './model';
+import { formatLocal } from '../zoned-time';
+import { type ChoiceNames, choiceNames, type LinkedSite, type SiteCache } from './choice-names';
+import { type ItemRecord, itemTitleOf } from './model';
 import { shownCompletionTime } from './record-people-and-times';
-import { type Column, columnsOf, idColumnName } from './view/columns';
+import { readerOf, recordColumns, siteModel, type Column as ViewColumn } from './view/columns';
+import { isJoinedName, joinTarget, linkedId, pageParents } from './view/joins';
 
 /**
- * `ApiDataType: "KeyValues"` (reference/pleasanter-items-api.md 2.3): each record as one flat object of
- * the grid's columns, keyed by label or column name, valued by display value or raw value, per View or
- * per column (ApiColumnHash). The grid text display type (2) is not available and is refused.
+ * `ApiDataType: "KeyValues"` (reference/pleasanter-columns.md 8): each record as one flat object of the
+ * grid's columns (View.GridColumns, else the site's GridColumns, else the built-in grid), keyed by the
+ * column model's LabelText in the caller's language or by ColumnName, valued by DisplayValue, Value or
+ * Text (display.ts), per View and per column (ApiColumnHash). On a key clash the first column wins.
+ * Names behind choices (users, depts, groups, linked records) are read in batches for the whole page.
  */
 
 const KEY_TYPES: Record<string, 'label' | 'name'> = {
@@ -18,41 +27,13 @@ const KEY_TYPES: Record<string, 'label' | 'name'> = {
   columnname: 'name',
   '1': 'name',
 };
-const VALUE_TYPES: Record<string, 'display' | 'value'> = {
-  displayvalue: 'display',
-  '0': 'display',
-  value: 'value',
-  '1': 'value',
-};
-
-/** The reference's English default labels of the built-in columns. */
-const LABELS: Record<string, string> = {
-  ResultId: 'ID',
-  IssueId: 'ID',
-  WikiId: 'ID',
-  Ver: 'Ver',
-  Title: 'Title',
-  Body: 'Content',
-  Status: 'Status',
-  Manager: 'Manager',
-  Owner: 'Owner',
-  Creator: 'Created by',
-  Updator: 'Updated by',
-  CreatedTime: 'Created',
-  UpdatedTime: 'Updated',
-  Locked: 'Lock',
-  StartTime: 'Start',
-  CompletionTime: 'Completion time',
-  WorkValue: 'Work value',
-  ProgressRate: 'Progress rate',
-  RemainingWorkValue: 'Remaining work value',
-};
-const FAMILY_LABELS: Record<string, string> = {
-  Class: 'Classification',
-  Num: 'Numeric',
-  Date: 'Date',
-  Description: 'Description',
-  Check: 'Check',
+const VALUE_TYPES: Record<string, ValueForm> = {
+  displayvalue: 'DisplayValue',
+  '0': 'DisplayValue',
+  value: 'Value',
+  '1': 'Value',
+  text: 'Text',
+  '2': 'Text',
 };
 
 export interface KeyValuesView {
@@ -70,137 +51,222 @@ function choose<T>(path: string, table: Record<string, T>, value: unknown, fallb
   return found;
 }
 
-function columnSettings(site: Site): Map<string, Record<string, unknown>> {
-  const list = Array.isArray(site.siteSettings.Columns) ? site.siteSettings.Columns : [];
-  return new Map(
-    list
-      .filter((entry): entry is Record<string, unknown> => typeof entry?.ColumnName === 'string')
-      .map((entry) => [entry.ColumnName as string, entry]),
-  );
+/** One grid column: a column of the site, or a parent's column through a link (`ClassA~7,ClassB`). */
+interface Planned {
+  readonly name: string;
+  readonly column: ModelColumn;
+  readonly key: string;
+  readonly form: ValueForm;
+  readonly join?: {
+    readonly link: ViewColumn;
+    readonly linked: LinkedSite;
+  };
 }
 
-function gridColumns(site: Site, view: KeyValuesView, columns: ReadonlyMap<string, Column>): Column[] {
-  const given = view.GridColumns ?? site.siteSettings.GridColumns;
-  const names = Array.isArray(given)
-    ? given.map(String)
-    : [idColumnName(site), 'Title', 'Status', 'Manager', 'Owner', 'UpdatedTime'];
-  return names.map((name) => {
-    const column = columns.get(name);
-    if (!column) throw new UnsupportedInputError(`View.GridColumns: this site has no column ${name}.`);
-    return column;
-  });
+/** What a View's KeyValues show, worked out before the page is read (so its site reads overlap the page's). */
+export interface KeyValuesPlan {
+  readonly principal: Principal;
+  readonly site: Site;
+  readonly zone: string;
+  readonly language: Language;
+  readonly columns: readonly Planned[];
+  readonly names: ChoiceNames;
+}
+
+/** The grid's column names: the View's (each must exist), else the site's (unknown ones dropped), else the built-in list. */
+function gridNames(site: Site, view: KeyValuesView, known: (name: string) => boolean): string[] {
+  if (view.GridColumns !== undefined && view.GridColumns !== null) {
+    if (!Array.isArray(view.GridColumns) || !view.GridColumns.every((name) => typeof name === 'string'))
+      throw new UnsupportedInputError('View.GridColumns: expected a JSON list of column names.');
+    return view.GridColumns;
+  }
+  const own = site.siteSettings.GridColumns;
+  if (Array.isArray(own))
+    return own.filter((name): name is string => typeof name === 'string' && known(name));
+  return [...defaultGridColumns(site.referenceType)];
 }
 
 /** The records as KeyValues objects. */
 export async function keyValues(
+  principal: Principal,
   site: Site,
   records: readonly ItemRecord[],
   view: KeyValuesView,
   zone: string,
 ): Promise<Record<string, unknown>[]> {
-  const columns = columnsOf(site);
-  const settings = columnSettings(site);
-  const grid = gridColumns(site, view, columns);
+  return keyValuesOf(await planKeyValues(principal, site, view, zone), records);
+}
+
+/**
+ * The grid's columns with their keys and forms, each checked (a 400 names what is wrong); the sites their
+ * links name are being read meanwhile.
+ */
+export async function planKeyValues(
+  principal: Principal,
+  site: Site,
+  view: KeyValuesView,
+  zone: string,
+): Promise<KeyValuesPlan> {
+  const language = callerLanguage(principal);
+  const model = siteModel(site, language).byName;
+  const viewColumns = recordColumns(site, language);
   const keyType = choose('View.ApiColumnKeyDisplayType', KEY_TYPES, view.ApiColumnKeyDisplayType, 'label');
   const valueType = choose(
     'View.ApiColumnValueDisplayType',
     VALUE_TYPES,
     view.ApiColumnValueDisplayType,
-    'display',
+    'DisplayValue',
   );
-  const perColumn = (view.ApiColumnHash ?? {}) as Record<
-    string,
-    { KeyDisplayType?: unknown; ValueDisplayType?: unknown }
-  >;
-  const plan = grid.map((column) => {
-    const own = perColumn[column.name] ?? {};
-    const path = `View.ApiColumnHash.${column.name}`;
+  const perColumn = objectOf(view.ApiColumnHash);
+  const names = gridNames(site, view, (name) => model.has(name) || isJoinedName(name));
+  const plan: Planned[] = [];
+  const sites: SiteCache = new Map();
+  const lookups = choiceNames(principal, sites);
+  for (const name of names) {
+    const own = objectOf(perColumn[name]);
+    const path = `View.ApiColumnHash.${name}`;
     const key = choose(`${path}.KeyDisplayType`, KEY_TYPES, own.KeyDisplayType, keyType);
-    const label = settings.get(column.name)?.LabelText;
-    return {
-      column,
-      key: key === 'name' ? column.name : typeof label === 'string' ? label : defaultLabel(column.name),
-      value: choose(`${path}.ValueDisplayType`, VALUE_TYPES, own.ValueDisplayType, valueType),
-      choices: choicesOf(settings.get(column.name)?.ChoicesText),
-      format: String(settings.get(column.name)?.EditorFormat ?? 'Ymd'),
-    };
-  });
-  const names = new Map<number, string>();
-  for (const record of records) {
-    for (const { column, value } of plan) {
-      const id = column.read(record);
-      if (
-        value === 'display' &&
-        column.kind === 'user' &&
-        typeof id === 'number' &&
-        id > 0 &&
-        !names.has(id)
-      ) {
-        const user = await getUser(id);
-        names.set(id, user && user.tenantId === site.tenantId ? user.name : '');
-      }
+    const form = choose(`${path}.ValueDisplayType`, VALUE_TYPES, own.ValueDisplayType, valueType);
+    if (isJoinedName(name)) {
+      const joined = joinTarget(principal, viewColumns, 'View.GridColumns', name, language, sites);
+      // A parent's column the site's own GridColumns name that no longer resolves (its link changed) is
+      // dropped, as the reference drops unknown grid columns; one the View names is refused.
+      const fromView = view.GridColumns !== undefined && view.GridColumns !== null;
+      const resolved = fromView ? await joined : await joined.catch(() => undefined);
+      if (!resolved) continue;
+      const { link, target, linked } = resolved;
+      const column = target.model as ModelColumn;
+      lookups.prepare(column);
+      plan.push({
+        name,
+        column,
+        key: key === 'name' ? name : column.labelText,
+        form,
+        join: { link, linked },
+      });
+      continue;
     }
+    const column = model.get(name);
+    if (!column) throw new UnsupportedInputError(`View.GridColumns: this site has no column ${name}.`);
+    if (form !== 'Value') lookups.prepare(column);
+    plan.push({ name, column, key: key === 'name' ? name : column.labelText, form });
   }
-  return records.map((record) => {
+  return { principal, site, zone, language, columns: plan, names: lookups };
+}
+
+/** The page's records as KeyValues objects: parents and names read in batches, then every cell shown. */
+export async function keyValuesOf(
+  plan: KeyValuesPlan,
+  records: readonly ItemRecord[],
+): Promise<Record<string, unknown>[]> {
+  const { principal, site, zone, language, names: lookups } = plan;
+  const parentsOf = new Map(
+    await Promise.all(
+      plan.columns.flatMap((planned) =>
+        planned.join
+          ? [
+              pageParents(principal, planned.join.link, planned.join.linked, records).then(
+                (parents) => [planned, parents] as const,
+              ),
+            ]
+          : [],
+      ),
+    ),
+  );
+  const rows = records.map((record) =>
+    plan.columns.map((planned): Cell => {
+      const source = sourceOf(planned, record, parentsOf.get(planned));
+      if (source === undefined || source === 'unreadable') return source ?? 'none';
+      // A parent's CompletionTime is shown by its own site's format.
+      const from = planned.join ? (planned.join.linked.site as Site) : site;
+      const value = rawValue(planned.column, source, planned.form, from, zone);
+      if (planned.form !== 'Value') lookups.need(planned.column, value);
+      return { value };
+    }),
+  );
+  await lookups.load();
+  return rows.map((values) => {
     const row: Record<string, unknown> = {};
-    for (const { column, key, value, choices, format } of plan) {
-      // On a key clash the first column wins, as in the reference.
-      if (key in row) continue;
-      row[key] = cell(site, record, column, value, choices, format, names, zone);
-    }
+    plan.columns.forEach((planned, at) => {
+      // On a key clash the first column wins, as in the reference (AddIfNotConainsKey).
+      if (planned.key in row) return;
+      const cell = values[at];
+      // A parent the caller may not read shows as an unreadable column does: "".
+      if (cell === 'unreadable') row[planned.key] = '';
+      else if (cell === 'none' || cell === undefined) row[planned.key] = null;
+      else row[planned.key] = shown(planned, cell.value, language, lookups.resolve);
+    });
     return row;
   });
 }
 
-function cell(
-  site: Site,
+/** A value to show, no parent to show it from, or a parent the caller may not read. */
+type Cell = { readonly value: unknown } | 'none' | 'unreadable';
+
+/** The record whose value a planned column shows: the record, its parent, none, or an unreadable one. */
+function sourceOf(
+  planned: Planned,
   record: ItemRecord,
-  column: Column,
-  type: 'display' | 'value',
-  choices: ReadonlyMap<string, string>,
-  format: string,
-  names: ReadonlyMap<number, string>,
+  parents: ReadonlyMap<number, ItemRecord> | undefined,
+): ItemRecord | undefined | 'unreadable' {
+  const join = planned.join;
+  if (!join) return record;
+  const id = linkedId(join.link, record);
+  if (id === undefined) return undefined;
+  const parent = parents?.get(id);
+  if (parent) return parent;
+  return join.linked.canRead ? undefined : 'unreadable';
+}
+
+/** The value display.ts is given: dates as local wall times in the caller's zone, people as ids. */
+function rawValue(
+  column: ModelColumn,
+  record: ItemRecord,
+  form: ValueForm,
+  site: Site,
   zone: string,
 ): unknown {
-  let raw = column.read(record);
+  const name = column.columnName;
+  if (name === 'Title' || name === 'TitleBody') return form === 'Value' ? record.title : itemTitleOf(record);
+  if (name === 'Comments') return commentsText(record, zone);
+  if (column.family === 'Attachments') {
+    const files = record.fields.Attachments[name];
+    return files && files.length > 0 ? JSON.stringify(files) : undefined;
+  }
+  const value = readerOf(column)?.(record);
   if (column.kind === 'date') {
-    // Null, left out of the answer (CONTRACT 1).
-    if (typeof raw !== 'number') return null;
-    if (column.name === 'CompletionTime') raw = shownCompletionTime(site, raw, zone);
-    return type === 'value' ? formatLocal(raw, zone) : displayDate(raw, format, zone);
+    if (typeof value !== 'number') return undefined;
+    // CompletionTime shown as a date is stored a day later; Value answers it as stored (pleasanter-columns.md 8).
+    const instant =
+      name === 'CompletionTime' && form !== 'Value' ? shownCompletionTime(site, value, zone) : value;
+    return formatLocal(instant, zone);
   }
-  // A number that is not nullable is 0 when empty, as the reference stores it.
-  if (raw === undefined && (column.kind === 'numeric' || column.kind === 'user') && !column.nullable) raw = 0;
-  if (column.kind === 'user' && type === 'display')
-    return typeof raw === 'number' ? (names.get(raw) ?? '') : '';
-  if (type === 'value' || raw === undefined) return raw ?? null;
-  if (column.kind === 'choices' || choices.size > 0) return choices.get(String(raw)) ?? raw;
-  return raw;
+  if (column.kind === 'user') return value ?? 0;
+  if (column.kind === 'check') return value ?? false;
+  return value;
 }
 
-/** Choices as `value,text` lines; a line without a comma is both. */
-function choicesOf(text: unknown): Map<string, string> {
-  const choices = new Map<string, string>();
-  if (typeof text !== 'string') return choices;
-  for (const line of text.split('\n')) {
-    const [value = '', label] = line.split(',');
-    if (value.trim() !== '') choices.set(value.trim(), (label ?? value).trim());
-  }
-  return choices;
+function shown(planned: Planned, value: unknown, language: Language, resolve: ChoiceResolver): Shown {
+  if (planned.column.columnName === 'Comments' || planned.column.family === 'Attachments')
+    return (value as string | undefined) ?? null;
+  return displayValue(planned.column, value, language, planned.form, resolve);
 }
 
-function displayDate(instant: number, format: string, zone: string): string {
-  const t = wallTime(instant, zone);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const date = `${t.year}/${pad(t.month)}/${pad(t.day)}`;
-  if (format === 'Ymdhm') return `${date} ${pad(t.hour)}:${pad(t.minute)}`;
-  if (format === 'Ymdhms') return `${date} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
-  return date;
+/** Comments as the record answer gives them: JSON text, newest first. */
+function commentsText(record: ItemRecord, zone: string): string | undefined {
+  if (!record.comments?.length) return undefined;
+  return JSON.stringify(
+    record.comments.map((comment) => ({
+      CommentId: comment.commentId,
+      CreatedTime: formatLocal(comment.createdAt, zone),
+      Creator: comment.creator,
+      Body: comment.body,
+    })),
+  );
 }
 
-function defaultLabel(name: string): string {
-  const own = LABELS[name];
-  if (own) return own;
-  const family = name.slice(0, -1);
-  return `${FAMILY_LABELS[family] ?? family} ${name.slice(-1)}`;
+function objectOf(value: unknown): Record<string, Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, Record<string, unknown>>)
+    : {};
 }

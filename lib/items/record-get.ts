@@ -1,3 +1,4 @@
+import { callerLanguage } from '../accounts/caller-language';
 import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
@@ -7,12 +8,21 @@ import { useApiCall } from '../sites/api-limit';
 import { recordHolders, type Site } from '../sites/model';
 import { Permission, requirePermission, siteInTenant } from '../sites/permissions';
 import { siteView } from '../sites/views';
-import { keyValues } from './key-values';
+import { keyValuesOf, planKeyValues } from './key-values';
 import { canOnRecord, readableInSite } from './record-permissions';
 import * as repository from './record-repository';
 import { loadingAll, noScripts, type RecordScripts } from './record-scripts';
 import { selectVisible } from './record-select';
-import { type CompiledView, compileView, type RecordSearch, withSearch } from './view/view';
+import type { Column } from './view/columns';
+import { viewJoins } from './view/joins';
+import {
+  type CompiledView,
+  compileView,
+  joinedNamesIn,
+  type RecordSearch,
+  sorterNamesIn,
+  withSearch,
+} from './view/view';
 import { legacyRecordView, recordView } from './views';
 
 /** The reference's Api.PageSize: the most records one read returns, and the page size otherwise. */
@@ -40,19 +50,28 @@ function keyValuesAsked(value: unknown): boolean {
 }
 
 /**
- * The caller's View compiled for the site. A Search is taken only where the caller hands its matcher on
- * (the record get); elsewhere (bulkdelete, upsert) it is refused, never ignored.
+ * The caller's View compiled for the site. A Search, and a parent's column (`ClassA~7,ClassB`, whose
+ * parents `joins` holds), are taken only where the caller hands them on (the record get); elsewhere
+ * (bulkdelete, upsert) they are refused, never ignored.
  */
 export function compileViewFor(
   principal: Principal,
   site: Site,
   view: RecordGetInput['View'],
   searchable = false,
+  joins?: ReadonlyMap<string, Column>,
 ): CompiledView {
+  if (!joins) {
+    const [joined] = joinedNamesIn(view ?? undefined);
+    if (joined !== undefined)
+      throw new UnsupportedInputError(`View: ${joined}: a parent's column filters and sorts only on get.`);
+  }
   const compiled = compileView(site, view ?? undefined, {
     userId: principal.userId,
     zone: callerZone(principal),
     now: now(),
+    language: callerLanguage(principal),
+    ...(joins && { joins }),
   });
   if (compiled.search !== undefined && !searchable) {
     throw new UnsupportedInputError('View.Search: full-text search is not available on this operation.');
@@ -89,7 +108,14 @@ export async function readItem(
   ) {
     throw new NotFoundError(`user ${principal.userId} may not read ${id}`);
   }
-  const compiled = compileViewFor(principal, site, input.View, true);
+  const joins = await viewJoins(
+    principal,
+    site,
+    joinedNamesIn(input.View ?? undefined),
+    callerLanguage(principal),
+    sorterNamesIn(input.View ?? undefined),
+  );
+  const compiled = compileViewFor(principal, site, input.View, true, joins);
   const asKeyValues = keyValuesAsked(compiled.properties.ApiDataType);
   const limits = await useApiCall(site);
   const pageSize = effectivePageSize(input.PageSize);
@@ -103,6 +129,9 @@ export async function readItem(
     access ? access.siteIds : [site.siteId],
     search,
   );
+  // The grid's columns are checked, and the sites their links name read, while the page is read.
+  const plan = asKeyValues ? planKeyValues(principal, site, view.properties, zone) : undefined;
+  plan?.catch(() => undefined);
   const selection =
     item.kind === 'record'
       ? { totalCount: view.filter(item.record) ? 1 : 0, page: view.filter(item.record) ? [item.record] : [] }
@@ -111,8 +140,8 @@ export async function readItem(
   const sites = access ? access.sites : [site];
   // WhenloadingRecord scripts may change what is shown, never what is stored.
   const page = await loadingAll(scripts, sites, selection.page);
-  const data = asKeyValues
-    ? await keyValues(site, page, view.properties, zone)
+  const data = plan
+    ? await keyValuesOf(await plan, page)
     : page.map((record) => {
         const shown = { ...recordView(site, record, zone), ApiVersion: version };
         return version < 1.1 ? legacyRecordView(shown) : shown;

@@ -85,7 +85,11 @@ describe('record permissions: reads', () => {
       ApiKey: outsider.apiKey,
       View: { ApiDataType: 'KeyValues', GridColumns: ['Title'], ColumnSorterHash: { Title: 'asc' } },
     });
-    expect((keyValues.body.Response as { Data: unknown[] }).Data).toEqual([{ Title: 'A' }, { Title: 'C' }]);
+    // Keyed by the Title's label in the caller's language (ja by default: Service.DefaultLanguage).
+    expect((keyValues.body.Response as { Data: unknown[] }).Data).toEqual([
+      { タイトル: 'A' },
+      { タイトル: 'C' },
+    ]);
   });
 
   it('a group or dept row lets its members read', async () => {

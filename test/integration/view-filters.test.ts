@@ -273,11 +273,6 @@ describe('View.ColumnFilterHash', () => {
     ['a column-to-column compare', { ColumnFilterHash: { eq_1: 'NumA|NumB' } }, 'eq_1'],
     ['an or_ group that is not an object', { ColumnFilterHash: { or_1: '[1]' } }, 'or_1'],
     ['a bad filter inside a group', { ColumnFilterHash: { or_1: { Nope: '1' } } }, 'or_1.Nope'],
-    [
-      'ColumnFilterNegatives',
-      { ColumnFilterNegatives: ['Status'], ColumnFilterHash: { Status: '910' } },
-      'ColumnFilterNegatives',
-    ],
     ['Search that is not text', { Search: 5 }, 'View.Search'],
     ['an unsupported View property', { CalendarDate: '2025/01/01' }, 'View.CalendarDate'],
     ['an unknown sorter column', { ColumnSorterHash: { Nope: 'asc' } }, 'ColumnSorterHash.Nope'],

@@ -27,6 +27,12 @@ export interface FilterContext<R = ItemRecord> {
   readonly userId: number;
   readonly zone: string;
   readonly now: number;
+  /**
+   * ColumnFilterNegatives: the filter names to negate (`ClassA`, `or_1\ClassA` inside a group). Every
+   * name a hash holds is added to `named`, so that the View can refuse a negative that names none.
+   */
+  readonly negatives?: ReadonlySet<string>;
+  readonly named?: Set<string>;
 }
 
 const INTEGER = /^\s*[+-]?\d+\s*$/;
@@ -38,20 +44,58 @@ export function hashPredicate<R>(
   path: Path,
   hash: Record<string, unknown>,
   context: FilterContext<R>,
+  group?: string,
 ): Predicate<R>[] {
-  return Object.entries(hash).map(([key, raw]) => entryPredicate(`${path}.${key}`, key, raw, context));
+  return Object.entries(hash).map(([key, raw]) => {
+    // The reference names a filter inside a group by the group's name, a backslash and its own (View.cs).
+    const name = group === undefined ? key : `${group}\\${key}`;
+    context.named?.add(name);
+    return entryPredicate(`${path}.${key}`, key, raw, context, name);
+  });
 }
 
-function entryPredicate<R>(path: Path, key: string, raw: unknown, context: FilterContext<R>): Predicate<R> {
+function entryPredicate<R>(
+  path: Path,
+  key: string,
+  raw: unknown,
+  context: FilterContext<R>,
+  name: string,
+): Predicate<R> {
+  const negative = context.negatives?.has(name) === true;
   if (key.startsWith('or_') || key.startsWith('and_')) {
-    const parts = hashPredicate<R>(path, subHash(path, raw), context);
+    // The reference negates the columns of a group, never the group itself (SetColumnsWhere).
+    if (negative)
+      refuse(
+        'View.ColumnFilterNegatives',
+        `${JSON.stringify(name)} is a group; name the filters inside it, as "${name}\\ColumnName"`,
+      );
+    const parts = hashPredicate<R>(path, subHash(path, raw), context, name);
     if (parts.length === 0) refuse(path, 'an empty group filters nothing');
     return key.startsWith('or_') ? (r) => parts.some((p) => p(r)) : (r) => parts.every((p) => p(r));
   }
   const column = context.columns.get(key);
   if (!column) refuse(path, `this table has no column ${key}`);
   if (raw === null || raw === undefined || raw === '') refuse(path, 'the filter has no value');
-  const value = filterValue(path, raw);
+  if (negative && column.people)
+    refuse(
+      'View.ColumnFilterNegatives',
+      `${name} holds ${column.people.toLowerCase()}s, and a negative filter cannot be used on a user, group or dept column`,
+    );
+  const positive = columnPredicate(path, column, filterValue(path, raw), context);
+  // Every kind's negation in the reference (View.cs Cs*Columns with negative) is the complement of its
+  // positive filter, NULL included: `!=` all values or NULL, NOT LIKE or empty, NOT IN / NOT BETWEEN or
+  // NULL, an inverted boolean, a date outside every range or NULL, "\t" as "not empty".
+  const predicate: Predicate<R> = negative ? (r) => !positive(r) : positive;
+  const readable = column.readable;
+  return readable ? (r) => readable(r) && predicate(r) : predicate;
+}
+
+function columnPredicate<R>(
+  path: Path,
+  column: Column<R>,
+  value: FilterValue,
+  context: FilterContext<R>,
+): Predicate<R> {
   switch (column.kind) {
     case 'numeric':
     case 'user':

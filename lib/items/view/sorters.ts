@@ -14,7 +14,8 @@ function directionOf(path: string, value: unknown): 1 | -1 {
 
 /**
  * ColumnSorterHash in its key order, then the reference's default order: UpdatedTime descending, then
- * the id descending. An empty value sorts first going up (SQL Server's NULL order).
+ * the id descending. An empty value sorts first going up (SQL Server's NULL order). TitleBody sorts by
+ * the title, then the body (View.cs OrderBy).
  */
 export function sorter(hash: Record<string, unknown>, columns: ReadonlyMap<string, Column>): Comparator {
   return columnSorter(hash, columns, (a, b) => b.updatedAt - a.updatedAt || b.recordId - a.recordId);
@@ -34,7 +35,9 @@ export function columnSorter<R>(
   });
   return (a, b) => {
     for (const { column, direction } of keys) {
-      const order = compareValues(sortValue(column, a), sortValue(column, b));
+      const order =
+        compareValues(sortValue(column, a), sortValue(column, b)) ||
+        (column.thenBy ? compareValues(column.thenBy(a) ?? '', column.thenBy(b) ?? '') : 0);
       if (order !== 0) return order * direction;
     }
     return fallback(a, b);
@@ -43,7 +46,7 @@ export function columnSorter<R>(
 
 /** Title and text sort an empty value as ''; numbers that are not nullable as 0. */
 function sortValue<R>(column: Column<R>, record: R): ColumnValue {
-  const value = column.read(record);
+  const value = (column.sortRead ?? column.read)(record);
   if (value !== undefined) return value;
   if (column.kind === 'text' || column.kind === 'choices') return '';
   if ((column.kind === 'numeric' || column.kind === 'user') && !column.nullable) return 0;

@@ -1,9 +1,11 @@
+import type { Language } from '../../columns/definitions';
 import type { Site } from '../../sites/model';
 import { startOfDay } from '../../zoned-time';
 import type { ItemRecord } from '../model';
-import { type Column, columnsOf, searchTypeOf } from './columns';
+import { type Column, recordColumns, searchTypeOf } from './columns';
 import { refuse } from './filter-values';
 import { type FilterContext, hashPredicate, type Predicate } from './filters';
+import { joinedNamesOf } from './joins';
 import { type Comparator, sorter } from './sorters';
 
 /**
@@ -38,6 +40,8 @@ export interface CompiledView {
   readonly filters: boolean;
   /** View.Search's words, when given: applied by withSearch with the search index's matcher. */
   readonly search?: string;
+  /** ColumnFilterNegatives names ViewFilters_Search: the records the Search would not select. */
+  readonly searchNegated?: boolean;
   /** The View's properties by their canonical names (ApiDataType, GridColumns... for the answer's shape). */
   readonly properties: Record<string, unknown>;
   /** The order is the reference's default (UpdatedTime desc, id desc), which an index keeps. */
@@ -52,40 +56,64 @@ export interface ViewContext {
   readonly userId: number;
   readonly zone: string;
   readonly now: number;
+  readonly language?: Language;
+  /** The parents' columns (`ClassA~7,ClassB`) the View names, read beforehand (joins.ts viewJoins). */
+  readonly joins?: ReadonlyMap<string, Column>;
 }
+
+/** The preset filters ColumnFilterNegatives may negate, by the View flag each goes with (View.cs). */
+const PRESETS: Readonly<Record<string, string>> = {
+  ViewFilters_Incomplete: 'Incomplete',
+  ViewFilters_Own: 'Own',
+  ViewFilters_NearCompletionTime: 'NearCompletionTime',
+  ViewFilters_Delay: 'Delay',
+  ViewFilters_Overdue: 'Overdue',
+  ViewFilters_Search: 'Search',
+};
 
 /** The reference's General.CompletionCode: a Status at or above it is complete. */
 export const COMPLETION_CODE = 900;
 
 export function compileView(site: Site, view: Record<string, unknown> | undefined, context: ViewContext) {
   const raw = canonicalView(view ?? {});
-  const columns = columnsOf(site);
+  const columns = new Map(recordColumns(site, context.language, 'item'));
+  for (const [name, column] of context.joins ?? []) columns.set(name, column);
   const searchTypes = searchTypesOf(raw.ColumnFilterSearchTypes, columns);
-  const negatives = raw.ColumnFilterNegatives;
-  if (
-    negatives !== undefined &&
-    negatives !== null &&
-    !(Array.isArray(negatives) && negatives.length === 0)
-  ) {
-    refuse('View.ColumnFilterNegatives', 'negative filters are not supported');
-  }
+  const negatives = negativesOf(raw.ColumnFilterNegatives);
   if (raw.Search !== undefined && raw.Search !== null && typeof raw.Search !== 'string') {
     refuse('View.Search', 'must be text');
   }
   const search = typeof raw.Search === 'string' && raw.Search.trim() !== '' ? raw.Search : undefined;
-  const filterContext: FilterContext = { columns, searchTypes, ...context };
+  const named = new Set<string>();
+  const filterContext: FilterContext = { columns, searchTypes, ...context, negatives, named };
   const hash = objectOf('View.ColumnFilterHash', raw.ColumnFilterHash);
   const parts: Predicate[] = hashPredicate('View.ColumnFilterHash', hash, filterContext);
-  parts.push(...generalFilters(site, raw, columns, context));
+  parts.push(...generalFilters(site, raw, columns, context, negatives));
+  for (const name of negatives) {
+    const preset = PRESETS[name];
+    const set =
+      preset === 'Search'
+        ? search !== undefined
+        : preset !== undefined && (raw[preset] === true || raw[preset] === 1);
+    if (named.has(name) || set) continue;
+    refuse(
+      'View.ColumnFilterNegatives',
+      preset
+        ? `${name} negates ${preset}, which the View does not set`
+        : `${JSON.stringify(name)} names no filter of ColumnFilterHash`,
+    );
+  }
   const sorters = objectOf('View.ColumnSorterHash', raw.ColumnSorterHash);
   const compare = sorter(sorters, columns);
   const sorterKeys = Object.keys(sorters);
-  const statuses = statusList(hash.Status);
+  // A negated Status list selects the other Status values: storage cannot serve it by those it names.
+  const statuses = negatives.has('Status') ? undefined : statusList(hash.Status);
   return {
     filter: (record: ItemRecord) => parts.every((part) => part(record)),
     compare,
     filters: parts.length > 0 || search !== undefined,
     search,
+    ...(negatives.has('ViewFilters_Search') && { searchNegated: true }),
     defaultOrder:
       sorterKeys.length === 0 ||
       (sorterKeys.length === 1 &&
@@ -99,6 +127,31 @@ export function compileView(site: Site, view: Record<string, unknown> | undefine
       search === undefined &&
       columns.get('Status')?.nullable !== true,
   } satisfies CompiledView;
+}
+
+/** The parents' columns (`ClassA~7,ClassB`) a View's filters and sorters name, to read beforehand. */
+export function joinedNamesIn(view: Record<string, unknown> | undefined): string[] {
+  const raw = canonicalView(view ?? {});
+  return joinedNamesOf(raw.ColumnFilterHash, raw.ColumnSorterHash);
+}
+
+/** The columns a View sorts by (the link columns among them sort by their parents' titles). */
+export function sorterNamesIn(view: Record<string, unknown> | undefined): string[] {
+  const sorters = canonicalView(view ?? {}).ColumnSorterHash;
+  return typeof sorters === 'object' && sorters !== null && !Array.isArray(sorters)
+    ? Object.keys(sorters)
+    : [];
+}
+
+/**
+ * ColumnFilterNegatives: a list of filter names. Applied whenever it is sent (CONTRACT 11: the reference
+ * applies it only on sites with negative filters enabled, and otherwise drops a condition asked for).
+ */
+function negativesOf(value: unknown): ReadonlySet<string> {
+  if (value === undefined || value === null) return new Set();
+  if (!Array.isArray(value) || !value.every((name) => typeof name === 'string'))
+    refuse('View.ColumnFilterNegatives', 'expected a JSON list of filter names');
+  return new Set(value as string[]);
 }
 
 /**
@@ -120,7 +173,8 @@ export async function withSearch(
   if (view.search === undefined) return view;
   if (!search) refuse('View.Search', 'full-text search is not available on this operation');
   const found = new Set(await search(tenantId, siteIds, view.search));
-  return { ...view, filter: (record) => found.has(record.recordId) && view.filter(record) };
+  const wanted = view.searchNegated !== true;
+  return { ...view, filter: (record) => found.has(record.recordId) === wanted && view.filter(record) };
 }
 
 /** The View with its property names in their canonical case; an unsupported property is refused. */
@@ -158,12 +212,16 @@ export function searchTypesOf<R>(
   return types;
 }
 
-/** Incomplete, Own, NearCompletionTime, Delay, Overdue (View.cs SetGeneralsWhere). */
+/**
+ * Incomplete, Own, NearCompletionTime, Delay, Overdue (View.cs SetGeneralsWhere), each negated as the
+ * reference negates it when ColumnFilterNegatives names `ViewFilters_<flag>`.
+ */
 function generalFilters(
   site: Site,
   raw: Record<string, unknown>,
   columns: ReadonlyMap<string, Column>,
   context: ViewContext,
+  negatives: ReadonlySet<string>,
 ): Predicate[] {
   const parts: Predicate[] = [];
   const flag = (name: string, needs: readonly string[]) => {
@@ -174,24 +232,37 @@ function generalFilters(
     if (missing) refuse(`View.${name}`, `a ${site.referenceType} site has no ${missing}`);
     return true;
   };
+  const negated = (name: string) => negatives.has(`ViewFilters_${name}`);
   const status = (r: ItemRecord) => r.status ?? 0;
   const incomplete = (r: ItemRecord) => status(r) < COMPLETION_CODE;
-  if (flag('Incomplete', ['Status'])) parts.push(incomplete);
+  if (flag('Incomplete', ['Status'])) parts.push(negated('Incomplete') ? (r) => !incomplete(r) : incomplete);
   if (flag('Own', ['Manager', 'Owner'])) {
-    parts.push((r) => r.manager === context.userId || r.owner === context.userId);
+    const own = (r: ItemRecord) => r.manager === context.userId || r.owner === context.userId;
+    parts.push(negated('Own') ? (r) => !own(r) : own);
   }
   if (flag('NearCompletionTime', ['CompletionTime'])) {
     const before = numberSetting(site.siteSettings.NearCompletionTimeBeforeDays, 7);
     const after = numberSetting(site.siteSettings.NearCompletionTimeAfterDays, 3);
     const from = startOfDay(context.now, context.zone, -before);
     const to = startOfDay(context.now, context.zone, after + 1) - 1;
-    parts.push((r) => r.completionTime !== undefined && from <= r.completionTime && r.completionTime <= to);
+    // NOT BETWEEN: a record without a CompletionTime matches neither way.
+    const inside = !negated('NearCompletionTime');
+    parts.push(
+      (r) =>
+        r.completionTime !== undefined && (from <= r.completionTime && r.completionTime <= to) === inside,
+    );
   }
   if (flag('Delay', ['Status', 'ProgressRate', 'CompletionTime'])) {
-    parts.push((r) => incomplete(r) && (r.progressRate ?? 0) < plannedRate(r, context.now));
+    const delayed = (r: ItemRecord) => incomplete(r) && (r.progressRate ?? 0) < plannedRate(r, context.now);
+    parts.push(negated('Delay') ? (r) => !delayed(r) : delayed);
   }
   if (flag('Overdue', ['Status', 'CompletionTime'])) {
-    parts.push((r) => incomplete(r) && r.completionTime !== undefined && r.completionTime < context.now);
+    // Negated: complete, or due now or later (a record without a CompletionTime is neither).
+    parts.push(
+      negated('Overdue')
+        ? (r) => !incomplete(r) || (r.completionTime !== undefined && r.completionTime >= context.now)
+        : (r) => incomplete(r) && r.completionTime !== undefined && r.completionTime < context.now,
+    );
   }
   return parts;
 }

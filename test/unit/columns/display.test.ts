@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ChoiceSource } from '../../../lib/columns/choices';
 import type { Language } from '../../../lib/columns/definitions';
 import { displayValue, formatDate, round, type Shown, type ValueForm } from '../../../lib/columns/display';
 import { type Column, columnsOf, type RoundingType } from '../../../lib/columns/model';
@@ -185,5 +186,42 @@ describe('columns/display with a resolver', () => {
   ])('shows %s %j of %j as %j, or %j without a resolver', (name, entry, value, resolved, unresolved) => {
     expect(displayValue(columnOf(name, entry), value, 'ja', 'DisplayValue', resolve)).toEqual(resolved);
     expect(displayValue(columnOf(name, entry), value, 'ja')).toEqual(unresolved);
+  });
+});
+
+describe('columns/display: the KeyValues table of pleasanter-columns.md 8 with names resolved', () => {
+  const names: Record<string, string> = {
+    'users:5': 'Taro',
+    'link:123': 'Parent A',
+    'groups:3': 'Team',
+    'depts:2': 'Sales',
+  };
+  // As lib/items/choice-names.ts reads them: a JSON link naming a TableName is that kind of account.
+  const resolve = (source: ChoiceSource, value: string) =>
+    names[
+      `${source.kind === 'link' && source.tableName ? source.tableName.toLowerCase() : source.kind}:${value}`
+    ];
+
+  it.each<[string, Record<string, unknown>, unknown, ValueForm, Shown]>([
+    ['Owner', {}, 5, 'DisplayValue', 'Taro'],
+    ['Owner', {}, 5, 'Value', 5],
+    ['Owner', {}, 5, 'Text', 'Taro'],
+    ['Manager', {}, 0, 'DisplayValue', null],
+    ['Manager', {}, 0, 'Value', 0],
+    ['ClassA', { ChoicesText: '[[Users]]' }, '5', 'DisplayValue', 'Taro'],
+    ['ClassA', { ChoicesText: '[[Users*]]' }, '5', 'Value', '5'],
+    ['ClassA', { ChoicesText: '[[Users]]' }, '5', 'Text', 'Taro'],
+    ['ClassA', { ChoicesText: '[[Groups]]' }, '3', 'DisplayValue', 'Team'],
+    ['ClassA', { ChoicesText: '[[Depts]]' }, '2', 'Text', 'Sales'],
+    ['ClassA', { ChoicesText: '[{"TableName":"Depts"}]' }, '2', 'DisplayValue', 'Sales'],
+    ['ClassA', { ChoicesText: '[[77]]' }, '123', 'DisplayValue', 'Parent A'],
+    ['ClassA', { ChoicesText: '[[77]]' }, '123', 'Value', '123'],
+    ['ClassA', { ChoicesText: '[[77]]' }, '123', 'Text', 'Parent A'],
+    ['ClassA', { ChoicesText: '[[77]]' }, '999', 'DisplayValue', '? 999'],
+    ['ClassA', { ChoicesText: '[[77]]' }, '', 'DisplayValue', null],
+    ['ClassA', { ChoicesText: '[[77]]', MultipleSelections: true }, '["123","999"]', 'Text', 'Parent A, 999'],
+    ['ClassA', { ChoicesText: '[[77]]', MultipleSelections: true }, '["123"]', 'Value', '["123"]'],
+  ])('shows %s %j of %j as %s: %j', (name, entry, value, form, shown) => {
+    expect(displayValue(columnOf(name, entry), value, 'ja', form, resolve)).toEqual(shown);
   });
 });
