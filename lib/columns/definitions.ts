@@ -27,8 +27,13 @@ export type ColumnKind =
 /** The A–Z families the reference generates for Issues and Results (never for Wikis). */
 export type ColumnFamily = 'Class' | 'Num' | 'Date' | 'Description' | 'Check' | 'Attachments';
 
-/** The reference's date format names (App_Data/Displays/{name}Format.json). */
-export type DateFormat = 'Ymd' | 'Ymda' | 'Ymdahm' | 'Ymdahms';
+/**
+ * The reference's date format names (App_Data/Displays/{name}Format.json): the editor offers Ymd, Ymdhm and
+ * Ymdhms (98 columns of the reference's templates use Ymdhm); the definitions and grids use the ones with
+ * the day name (a).
+ */
+export type DateFormat = 'Ymd' | 'Ymdhm' | 'Ymdhms' | 'Ymda' | 'Ymdahm' | 'Ymdahms';
+export const DATE_FORMATS: readonly DateFormat[] = ['Ymd', 'Ymdhm', 'Ymdhms', 'Ymda', 'Ymdahm', 'Ymdahms'];
 
 export interface ColumnDefinition {
   readonly columnName: string;

@@ -21,12 +21,17 @@ const SITE_USERS: ChoiceSource = { kind: 'users', scope: 'site', showDeptName: f
 const DATE_PATTERNS: Readonly<Record<Language, Readonly<Record<DateFormat, string>>>> = {
   ja: {
     Ymd: 'yyyy/MM/dd',
+    Ymdhm: 'yyyy/MM/dd HH:mm',
+    Ymdhms: 'yyyy/MM/dd HH:mm:ss',
     Ymda: 'yyyy/MM/dd ddd',
     Ymdahm: 'yyyy/MM/dd ddd HH:mm',
     Ymdahms: 'yyyy/MM/dd ddd HH:mm:ss',
   },
   en: {
     Ymd: 'MM/dd/yyyy',
+    // The reference's default body of YmdhmFormat.json is year first, unlike its Ymd and Ymdhms.
+    Ymdhm: 'yyyy/MM/dd HH:mm',
+    Ymdhms: 'MM/dd/yyyy HH:mm:ss',
     Ymda: 'ddd, MM/dd/yyyy',
     Ymdahm: 'ddd, MM/dd/yyyy HH:mm',
     Ymdahms: 'yyyy/MM/dd ddd HH:mm:ss',

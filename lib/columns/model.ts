@@ -3,6 +3,7 @@ import {
   type ColumnDefinition,
   type ColumnFamily,
   type ColumnKind,
+  DATE_FORMATS,
   type DateFormat,
   definitionsOf,
   type Language,
@@ -104,8 +105,6 @@ type SiteValues = {
       : boolean;
 };
 
-const DATE_FORMATS: readonly string[] = ['Ymd', 'Ymda', 'Ymdahm', 'Ymdahms'];
-
 /**
  * A property's site value, or undefined when the site leaves it to the definition (absent or null). A
  * value of the wrong type is reported and left to the definition, as the reference's deserializer would
@@ -141,7 +140,10 @@ function siteValues(
     const value = read(entry, property, problems, columnName);
     if (value !== undefined) values[property] = value;
   }
-  if (values.EditorFormat !== undefined && !DATE_FORMATS.includes(values.EditorFormat as string)) {
+  if (
+    values.EditorFormat !== undefined &&
+    !(DATE_FORMATS as readonly string[]).includes(values.EditorFormat as string)
+  ) {
     problems.push({
       columnName,
       property: 'EditorFormat',

@@ -30,7 +30,13 @@ const bounded = <T extends z.ZodType>(schema: T) =>
   });
 const columnName = text({ min: 1, max: 256 });
 const columnNames = z.array(columnName).max(1000);
-const named = z.looseObject({ ColumnName: columnName });
+const named = z
+  .object({ ColumnName: columnName })
+  .catchall(
+    z
+      .unknown()
+      .meta({ description: `any JSON; the list at most ${MAX_JSON_DEPTH} levels of objects and arrays` }),
+  );
 
 export const siteSettingsUpdateRequest = z.strictObject({
   ...apiRequest,

@@ -40,12 +40,10 @@ export function storedValue(record: RecordData | undefined, column: Column): unk
 
 /**
  * Whether the column's editor takes a date without its time: its EditorFormat is the reference's Ymd (or
- * a display format without hours), not Ymdhm or Ymdhms. Read from the site's entry as stored, since the
- * column model keeps only the display formats.
+ * a display format without hours), not Ymdhm or Ymdhms.
  */
 export function dateOnly(column: Column): boolean {
-  const format = column.site?.EditorFormat ?? column.editorFormat ?? 'Ymd';
-  return typeof format !== 'string' || !/hm/.test(format);
+  return !/hm/.test(column.editorFormat ?? 'Ymd');
 }
 
 /**
