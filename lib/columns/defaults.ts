@@ -29,8 +29,11 @@ export interface DefaultContext {
   readonly now: number;
 }
 
-/** Columns whose DefaultInput the reference's SetDefault applies, by name (the A–Z families by family). */
-const NAMED = new Set([
+/**
+ * The record's own columns that a write body names at the top level (the A–Z families come in their hashes),
+ * which are also the ones whose DefaultInput the reference's SetDefault applies by name.
+ */
+export const TOP_LEVEL_COLUMNS: ReadonlySet<string> = new Set([
   'Title',
   'Body',
   'Status',
@@ -66,7 +69,8 @@ export function toBool(text: string): boolean {
 export function defaultOf(column: Column, context: DefaultContext): DefaultValue | undefined {
   const text = column.defaultInput;
   if (text === '') return undefined;
-  if (!NAMED.has(column.columnName) && !(column.family && FAMILIES.has(column.family))) return undefined;
+  if (!TOP_LEVEL_COLUMNS.has(column.columnName) && !(column.family && FAMILIES.has(column.family)))
+    return undefined;
   switch (column.kind) {
     case 'status':
       return { kind: 'number', value: toInt(text) };

@@ -44,8 +44,10 @@ export function linkedSiteIds(columns: readonly Entry[]): number[] {
 /**
  * `SetLinks` for each entry that has a ChoicesText: its links are dropped and made again, the JSON form's
  * with all their settings (`JsonFormat: true`), a `[[siteId,options]]` line's only when the site loads in
- * the tenant. The entry's `Link` flag says whether it has `[[siteId]]` lines. Entries and links are
- * changed in place of copies; the result is the new Links list.
+ * the tenant. A link given before for the same column and site keeps its other settings (LinkActions,
+ * View...): the reference drops them when its UI saves the column, which would lose what a caller stored.
+ * The entry's `Link` flag says whether it has `[[siteId]]` lines. Entries and links are changed in place of
+ * copies; the result is the new Links list.
  */
 export function setLinks(
   columns: Entry[],
@@ -58,6 +60,7 @@ export function setLinks(
     const text = column.ChoicesText;
     if (typeof text !== 'string' || text === '') continue;
     delete column.Link;
+    const previous = result.filter((link) => link.ColumnName === name && link.JsonFormat !== true);
     result = result.filter((link) => link.ColumnName !== name);
     const json = jsonLinks(text);
     if (json) {
@@ -68,7 +71,9 @@ export function setLinks(
       column.Link = true;
       const known = result.some((link) => link.ColumnName === name && Number(link.SiteId) === siteId);
       if (!known && loads(siteId)) {
+        const before = previous.find((link) => Number(link.SiteId) === siteId);
         result.push({
+          ...before,
           ColumnName: name,
           SiteId: siteId,
           ...Object.fromEntries(options.map((o) => [o, true])),

@@ -2,7 +2,7 @@ import { callerLanguage } from '../accounts/caller-language';
 import { callerZone } from '../accounts/caller-zone';
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
-import { type DefaultValue, defaultsOf } from '../columns/defaults';
+import { type DefaultValue, defaultsOf, TOP_LEVEL_COLUMNS } from '../columns/defaults';
 import type { Language, ReferenceType } from '../columns/definitions';
 import { round } from '../columns/display';
 import { type FormulaSet, formulaName, isFormulaTarget, parseFormulas } from '../columns/formulas';
@@ -111,21 +111,9 @@ export async function designedRecord(
   return itemTitle(principal, site, design.columns, computed, language);
 }
 
-/** The top-level fields a create body names; null counts as not sent (the reference's SetByApi skips it). */
-const TOP_LEVEL = new Set([
-  'Title',
-  'Body',
-  'Status',
-  'Manager',
-  'Owner',
-  'StartTime',
-  'CompletionTime',
-  'WorkValue',
-  'ProgressRate',
-]);
-
 function sent(input: RecordWriteInput, record: ItemRecord, columnName: string): boolean {
-  if (TOP_LEVEL.has(columnName)) return input[columnName] !== undefined && input[columnName] !== null;
+  // Null counts as not sent (the reference's SetByApi skips it).
+  if (TOP_LEVEL_COLUMNS.has(columnName)) return input[columnName] !== undefined && input[columnName] !== null;
   // A family's column is in the record when the body gave it, directly or in its hash (null removes it).
   return storedValue(record, columnName) !== undefined;
 }

@@ -67,6 +67,8 @@ describe('users/{id}/get', () => {
       Disabled: false,
       DeptId: 0,
       TimeZone: 'Europe/Berlin',
+      // None of its own: Service.DefaultLanguage applies.
+      Language: '',
       HasApiKey: true,
       Groups: [],
       CreatedTime: item.CreatedTime,

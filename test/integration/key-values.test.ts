@@ -221,12 +221,13 @@ describe('KeyValues', () => {
     const plain = await createSite(stack.url, admin, 0, { Title: 'Plain', ReferenceType: 'Results' });
     await createRecord(stack.url, admin, plain, { Title: 'y', Status: 100, Manager: accounts.admin.userId });
     const [row] = await rows(plain, { ApiDataType: 'KeyValues', ApiColumnKeyDisplayType: 'ColumnName' });
-    // Comments and Owner are empty, and empty values are left out (CONTRACT 1).
+    // Comments are empty, and empty values are left out (CONTRACT 1); Owner defaults to the caller.
     expect(Object.keys(row ?? {})).toEqual([
       'ResultId',
       'TitleBody',
       'Status',
       'Manager',
+      'Owner',
       'Updator',
       'UpdatedTime',
     ]);

@@ -285,15 +285,22 @@ describe('table design on write', () => {
       ]);
     });
 
-    it('refuses a write the site’s formulas cannot be applied to, naming the formula', async () => {
-      const scripted = await site('Results', {
-        Formulas: [{ Id: 4, Target: 'NumA', CalculationMethod: 'Extended', FormulaScript: '$NumB * 2' }],
+    it('refuses a site whose formulas no write could apply, naming the formula', async () => {
+      const answer = await post('/api/items/0/createsite', {
+        Title: 'Scripted',
+        ReferenceType: 'Results',
+        SiteSettings: {
+          Formulas: [{ Id: 4, Target: 'NumA', CalculationMethod: 'Extended', FormulaScript: '$NumB * 2' }],
+        },
       });
-      const answer = await post(`/api/items/${scripted}/create`, { NumB: 1 });
       expect(answer.status).toBe(400);
-      expect(answer.body.Message).toBe(
-        'Invalid request. Formulas[0] (Id 4, Target NumA): the calculation method "Extended" (FormulaScript) is not available; the write cannot apply it.',
-      );
+      expect(answer.body.Errors).toEqual([
+        {
+          Property: 'SiteSettings.Formulas',
+          Problem:
+            'Formulas[0] (Id 4, Target NumA): the calculation method "Extended" (FormulaScript) is not available',
+        },
+      ]);
     });
   });
 

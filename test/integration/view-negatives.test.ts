@@ -78,7 +78,11 @@ beforeAll(async () => {
     ClassHash: { ClassA: 'pineapple' },
   });
   issues = await createSite(stack.url, admin, 0, { Title: 'Tasks', ReferenceType: 'Issues' });
-  const task = (body: object) => createRecord(stack.url, admin, issues, body);
+  // A create without Manager or Owner makes the caller both (DefaultInput [[Self]]): tasks that are not
+  // mine name another user.
+  const other = accounts.user.userId;
+  const task = (body: object) =>
+    createRecord(stack.url, admin, issues, { Manager: other, Owner: other, ...body });
   await task({ Title: 'late', Status: 100, Manager: me, StartTime: '2024/1/1', CompletionTime: '2024/6/1' });
   await task({ Title: 'done', Status: 900, StartTime: '2024/1/1', CompletionTime: '2024/6/1' });
   await task({
