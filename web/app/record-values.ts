@@ -30,6 +30,17 @@ const COMPUTED = new Set([
 
 export type FormValue = string | boolean | readonly unknown[];
 
+/**
+ * RemainingWorkValue as the form's WorkValue and ProgressRate give it now, WorkValue × (100 − ProgressRate)
+ * / 100 as the server computes it: '' while WorkValue is empty or not a number.
+ */
+export function remainingWork(values: Readonly<Record<string, FormValue>>): string {
+  const work = Number(values.WorkValue);
+  if (values.WorkValue === '' || values.WorkValue === undefined || !Number.isFinite(work)) return '';
+  const rate = Number(values.ProgressRate || 0);
+  return String((work * (100 - (Number.isFinite(rate) ? rate : 0))) / 100);
+}
+
 export function storedValue(record: RecordData | undefined, column: Column): unknown {
   if (!record) return undefined;
   const hash = column.family

@@ -6,7 +6,7 @@ vi.hoisted(() =>
   Object.defineProperty(globalThis, 'navigator', { value: { language: 'en-US' }, configurable: true }),
 );
 
-const { dateOnly, initialValue, refusedColumn, requestFields, validate } = await import(
+const { dateOnly, initialValue, refusedColumn, remainingWork, requestFields, validate } = await import(
   '../../../web/app/record-values'
 );
 
@@ -122,6 +122,18 @@ describe('web/app/record-values', () => {
       expect(
         ['Status', 'Manager', 'ClassA', 'CheckA'].map((name) => initialValue(column(name), record, 7)),
       ).toEqual(['200', '0', 'y', true]);
+    });
+  });
+
+  describe('remainingWork', () => {
+    it.each<[string, Record<string, string>, string]>([
+      ['work left by the progress', { WorkValue: '12.5', ProgressRate: '40' }, '7.5'],
+      ['no progress yet', { WorkValue: '8', ProgressRate: '' }, '8'],
+      ['done', { WorkValue: '8', ProgressRate: '100' }, '0'],
+      ['no work value', { WorkValue: '', ProgressRate: '50' }, ''],
+      ['a work value that is no number', { WorkValue: 'lots', ProgressRate: '50' }, ''],
+    ])('%s', (_case, values, expected) => {
+      expect(remainingWork(values)).toBe(expected);
     });
   });
 

@@ -5,7 +5,14 @@ import { ApiFailure, describe, getSite, post, type RecordData, recordId, type Si
 import { designOf, SECTION, sectionLabel } from '../design';
 import { t } from '../i18n';
 import { pageContext, runBrowserScripts } from '../p';
-import { type FormValue, initialValue, refusedColumn, requestFields, validate } from '../record-values';
+import {
+  type FormValue,
+  initialValue,
+  refusedColumn,
+  remainingWork,
+  requestFields,
+  validate,
+} from '../record-values';
 import { currentUser } from '../session';
 import { invalidFields, Loading, Notice, useLoad } from './common';
 import { RecordField } from './record-field';
@@ -168,7 +175,11 @@ function RecordForm({ site, record }: { site: Site; record: RecordData | undefin
               <RecordField
                 key={entry.column.columnName}
                 column={entry.column}
-                value={values[entry.column.columnName] ?? ''}
+                value={
+                  entry.column.columnName === 'RemainingWorkValue'
+                    ? remainingWork(values)
+                    : (values[entry.column.columnName] ?? '')
+                }
                 onChange={(value) => set(entry.column.columnName, value)}
                 error={problems.get(entry.column.columnName)}
                 siteId={site.SiteId}
