@@ -33,6 +33,7 @@ export const userColumns = columns<User>([
   // No dept reads as 0, as the answer shows it.
   ['DeptId', 'numeric', (u) => u.deptId ?? 0],
   ['TimeZone', 'text', (u) => u.timeZone ?? ''],
+  ['Language', 'text', (u) => u.language ?? ''],
   ['HasApiKey', 'bool', (u) => u.apiKeyHash !== undefined],
   ...times,
 ]);

@@ -48,7 +48,9 @@ beforeAll(async () => {
   await new Promise((resolve) => setTimeout(resolve, 1100));
   ids.carol = (await createUser(stack.url, manager, `carol-${stamp}`, { Disabled: true })).userId;
   await post(`/api/users/${ids.carol}/deleteapikey`, { ApiKey: manager });
-  ids.dave = (await createUser(stack.url, manager, `dave-${stamp}`, { TimeZone: 'Asia/Tokyo' })).userId;
+  ids.dave = (
+    await createUser(stack.url, manager, `dave-${stamp}`, { TimeZone: 'Asia/Tokyo', Language: 'en' })
+  ).userId;
   ids.sellers = await made('/api/groups/create', {
     GroupName: 'Sellers',
     Members: [`User,${ids.alice}`, `Dept,${ids.sales}`],
@@ -104,6 +106,8 @@ describe('users/get', () => {
     ['Disabled "2" (off)', { Disabled: '2' }, {}, ['dave', 'bob', 'alice', 'boss']],
     ['TenantManager "1"', { TenantManager: '1' }, {}, ['boss']],
     ['TimeZone', { TimeZone: 'Asia' }, {}, ['dave']],
+    ['Language, exact', { Language: 'en' }, { Language: 'ExactMatch' }, ['dave']],
+    ['Language, none (" ")', { Language: ' ' }, {}, ['carol', 'bob', 'alice', 'boss']],
     ['an or_ group', { or_a: { LoginId: 'alice', Disabled: 'true' } }, {}, ['carol', 'alice']],
     ['an and_ group as JSON text', { and_a: '{"Disabled":"false","TimeZone":"Tokyo"}' }, {}, ['dave']],
     ['HasApiKey false', { HasApiKey: 'false' }, {}, ['carol']],
