@@ -61,6 +61,28 @@ export function RecordField({
     'aria-required': required || undefined,
   };
   const text = typeof value === 'string' ? value : '';
+  /** What every searchable picker of the field takes. */
+  const picker = {
+    id,
+    label,
+    onChange,
+    invalid: Boolean(error),
+    describedBy: described || undefined,
+    required,
+  };
+  /** A searchable user picker; `empty` is the value of "no one". */
+  const userPicker = (current: string, empty: string) => (
+    <>
+      <SearchPicker
+        {...picker}
+        value={current}
+        empty={empty}
+        search={searchUsers}
+        currentText={accounts?.User.find((user) => String(user.id) === text)?.name}
+      />
+      {notes}
+    </>
+  );
 
   if (!writable(column)) {
     if ((column.kind === 'id' || column.kind === 'version') && isNew) return null;
@@ -116,23 +138,8 @@ export function RecordField({
         </Labelled>
       );
     case 'user':
-      return (
-        <>
-          <SearchPicker
-            id={id}
-            label={label}
-            value={text || '0'}
-            empty="0"
-            search={searchUsers}
-            currentText={accounts?.User.find((user) => String(user.id) === text)?.name}
-            onChange={onChange}
-            invalid={Boolean(error)}
-            describedBy={described || undefined}
-            required={required}
-          />
-          {notes}
-        </>
-      );
+      // Manager, Owner: no one is 0.
+      return userPicker(text || '0', '0');
   }
   const sources = choiceSources(column.choices);
   const links = sources.filter(
@@ -142,8 +149,7 @@ export function RecordField({
     return (
       <>
         <SearchPicker
-          id={id}
-          label={label}
+          {...picker}
           value={text}
           empty=""
           search={(query) =>
@@ -153,32 +159,11 @@ export function RecordField({
             )
           }
           lookUp={(linked) => (/^\d+$/.test(linked) ? linkedTitle(linked) : Promise.resolve(undefined))}
-          onChange={onChange}
-          invalid={Boolean(error)}
-          describedBy={described || undefined}
-          required={required}
         />
         {notes}
       </>
     );
-  if (sources.some((source) => source.kind === 'users'))
-    return (
-      <>
-        <SearchPicker
-          id={id}
-          label={label}
-          value={text}
-          empty=""
-          search={searchUsers}
-          currentText={accounts?.User.find((user) => String(user.id) === text)?.name}
-          onChange={onChange}
-          invalid={Boolean(error)}
-          describedBy={described || undefined}
-          required={required}
-        />
-        {notes}
-      </>
-    );
+  if (sources.some((source) => source.kind === 'users')) return userPicker(text, '');
   const group = sources.find((source) => source.kind === 'depts' || source.kind === 'groups');
   const options = group
     ? (accounts?.[group.kind === 'depts' ? 'Dept' : 'Group'] ?? []).map((account) => ({
