@@ -1,11 +1,11 @@
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
-import type { Principal } from '../lib/accounts/principal';
 import { readItem } from '../lib/items/record-get';
 import { fromRecord } from '../lib/items/record-repository';
 import { itemKeys } from '../lib/sites/keys';
 import { createSite } from '../lib/sites/sites';
 import { ensureTables } from '../local/bootstrap';
 import { startDynamoDbLocal } from '../local/dynamodb-local';
+import { administrator } from './administrator';
 import { batchWriteAll } from './records-view';
 import type { Verdict } from './report';
 import { median, percentile, round } from './stats';
@@ -36,15 +36,7 @@ export async function benchKeyValues(runs = 40): Promise<KeyValuesResult> {
     process.env.KIROKU_DYNAMODB_ENDPOINT = dynamodb.endpoint;
     await ensureTables({ prefix: 'keyvalues-' });
     await bootstrapAdministrator();
-    const principal: Principal = {
-      tenantId: TENANT,
-      userId: 1,
-      loginId: 'Administrator',
-      name: 'Administrator',
-      tenantManager: true,
-      privileged: true,
-      via: 'apiKey',
-    };
+    const principal = administrator;
     const site = async (title: string, siteSettings: object) =>
       Number(
         (

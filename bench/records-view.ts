@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { Agent } from 'node:http';
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
-import type { Principal } from '../lib/accounts/principal';
 import type { ItemRecord } from '../lib/items/model';
 import { compileViewFor } from '../lib/items/record-get';
 import { fromRecord, recordsByKeys } from '../lib/items/record-repository';
@@ -15,6 +14,7 @@ import { dynamo } from '../lib/storage/clients';
 import { tableName } from '../lib/storage/tables';
 import { ensureTables } from '../local/bootstrap';
 import { startDynamoDbLocal } from '../local/dynamodb-local';
+import { administrator } from './administrator';
 import { benchGatewayUrl, spawnBenchGateway, stop } from './children';
 import { post } from './http-post';
 import type { Verdict } from './report';
@@ -90,15 +90,7 @@ export async function benchRecordsView(records = 100_000, requests = 300): Promi
     const page = await timed(VIEW, requests);
 
     const site = (await getSite(TENANT, siteId)) as Site;
-    const principal: Principal = {
-      tenantId: TENANT,
-      userId: 1,
-      loginId: 'Administrator',
-      name: 'Administrator',
-      tenantManager: true,
-      privileged: true,
-      via: 'apiKey',
-    };
+    const principal = administrator;
     const counter = countReads();
     const inProcessStarted = performance.now();
     await selectRecords([site], compileViewFor(principal, site, VIEW), { offset: 0, pageSize: PAGE_SIZE });
