@@ -47,6 +47,15 @@ export const taskResponse = z
       CreatedTime: z.string(),
       CompletedTime: z.string().optional(),
       Message: z.string().optional(),
+      // An import's counts and its first errors, by row (CONTRACT 12).
+      Added: z.number().int().optional(),
+      Updated: z.number().int().optional(),
+      Errors: z
+        .array(z.object({ Row: z.number().int(), Column: z.string().optional(), Message: z.string() }))
+        .optional(),
+      // A finished export's file, downloadable through /binaries/{guid}/download.
+      Guid: z.string().optional(),
+      FileName: z.string().optional(),
     }),
   })
   .meta({ id: 'BackgroundTask' });

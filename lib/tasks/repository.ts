@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../storage/clients';
 import { isConditionFailure } from '../storage/conditions';
 import { tableName } from '../storage/tables';
@@ -22,7 +22,7 @@ export const TASK_SORT_KEY = 'TASK';
 
 /** Queues a task for the scope, or finds the one already queued or running there. */
 export async function queueTask(
-  scope: Pick<Task, 'tenantId' | 'kind' | 'scopeId'>,
+  scope: Pick<Task, 'tenantId' | 'kind' | 'scopeId' | 'userId' | 'params'>,
   createdAt: number,
 ): Promise<{ task: Task; created: boolean }> {
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -123,6 +123,31 @@ export function taskOfItem(item: Record<string, unknown> | undefined): Task | un
   return item?.sk === TASK_SORT_KEY ? toTask(item) : undefined;
 }
 
+/** Queues a task of its own for one request (lib/tasks/model.ts `perRequest`): no scope row is kept. */
+export async function queueOwnTask(
+  scope: Pick<Task, 'tenantId' | 'kind' | 'scopeId' | 'userId' | 'params'>,
+  createdAt: number,
+): Promise<Task> {
+  const task: Task = {
+    ...scope,
+    taskId: randomUUID(),
+    status: 'Queued',
+    total: 0,
+    done: 0,
+    step: 0,
+    attempts: 0,
+    createdAt,
+  };
+  await dynamo().send(
+    new PutCommand({
+      TableName: table(),
+      Item: toItem(task),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  return task;
+}
+
 /** Touches the task row (for a test or an operator): a stream event that makes the worker look again. */
 export async function nudgeTask(taskId: string): Promise<void> {
   await dynamo().send(
@@ -142,6 +167,9 @@ function toItem(task: Task): Record<string, unknown> {
     TenantId: task.tenantId,
     Kind: task.kind,
     ScopeId: task.scopeId,
+    UserId: task.userId,
+    Params: task.params === undefined ? undefined : JSON.stringify(task.params),
+    Outcome: task.outcome === undefined ? undefined : JSON.stringify(task.outcome),
     Status: task.status,
     Total: task.total,
     Done: task.done,
@@ -160,6 +188,9 @@ function toTask(item: Record<string, unknown>): Task {
     tenantId: Number(item.TenantId),
     kind: String(item.Kind),
     scopeId: Number(item.ScopeId),
+    userId: typeof item.UserId === 'number' ? item.UserId : undefined,
+    params: typeof item.Params === 'string' ? JSON.parse(item.Params) : undefined,
+    outcome: typeof item.Outcome === 'string' ? JSON.parse(item.Outcome) : undefined,
     status: item.Status as Task['status'],
     total: Number(item.Total ?? 0),
     done: Number(item.Done ?? 0),

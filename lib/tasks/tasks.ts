@@ -3,7 +3,7 @@ import { now } from '../clock';
 import { NotFoundError } from '../errors';
 import { formatLocal } from '../zoned-time';
 import type { Task } from './model';
-import { getTask, nudgeTask, queueTask } from './repository';
+import { getTask, nudgeTask, queueOwnTask, queueTask } from './repository';
 
 /**
  * Starting and reading background tasks. Starting one only records it (the worker, fed by the Tasks
@@ -16,18 +16,43 @@ export async function startTask(principal: Principal, kind: string, scopeId: num
   return task;
 }
 
-/** A task of the caller's tenant; any other id is not found. */
+/**
+ * Starts a task of its own for this request (a kind with `perRequest`: an import of one file, an export of
+ * one view), acting as the caller: the worker checks the caller's permissions as the request would, and
+ * the task answers only to them and their tenant's managers.
+ */
+export async function startOwnTask(
+  principal: Principal,
+  kind: string,
+  scopeId: number,
+  params: Readonly<Record<string, unknown>>,
+): Promise<Task> {
+  return queueOwnTask(
+    { tenantId: principal.tenantId, kind, scopeId, userId: principal.userId, params },
+    now(),
+  );
+}
+
+/**
+ * A task of the caller's tenant; any other id is not found, and so is a task started by another user
+ * (its errors quote the rows of their file) unless the caller manages the tenant.
+ */
 export async function taskOfTenant(principal: Principal, taskId: string): Promise<Task> {
   const task = await getTask(taskId);
-  if (!task || task.tenantId !== principal.tenantId) {
-    throw new NotFoundError(`no task ${taskId} in tenant ${principal.tenantId}`);
-  }
+  const visible =
+    task?.tenantId === principal.tenantId &&
+    (task.userId === undefined ||
+      task.userId === principal.userId ||
+      principal.tenantManager ||
+      principal.privileged);
+  if (!task || !visible) throw new NotFoundError(`no task ${taskId} in tenant ${principal.tenantId}`);
   return task;
 }
 
 /**
  * `Tasks/{taskId}/Get`'s Response, its times in the caller's `zone` as every date the API answers
- * (CONTRACT 5.1); Message holds why a failed task failed.
+ * (CONTRACT 5.1); Message holds why a failed task failed; the kind's outcome (an import's Added, Updated
+ * and Errors, an export's Guid) follows (CONTRACT 12).
  */
 export function taskView(task: Task, zone: string): Record<string, unknown> {
   const local = (time: number | undefined) => (time === undefined ? undefined : formatLocal(time, zone));
@@ -40,5 +65,6 @@ export function taskView(task: Task, zone: string): Record<string, unknown> {
     CreatedTime: local(task.createdAt),
     CompletedTime: local(task.completedAt),
     Message: task.status === 'Failed' ? task.error : undefined,
+    ...task.outcome,
   };
 }

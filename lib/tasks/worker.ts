@@ -42,23 +42,28 @@ export async function runStep(taskId: string): Promise<Task | undefined> {
   try {
     if (!kind) throw new Error(`no task kind ${task.kind}`);
     if (task.status === 'Queued') {
-      const { total, cursor } = await kind.start(task);
-      next = { ...task, status: 'Running', total, cursor, attempts: 0 };
+      const { total, cursor, outcome, failed } = await kind.start(task);
+      next = { ...task, status: 'Running', total, cursor, attempts: 0, outcome: outcome ?? task.outcome };
+      if (failed !== undefined) next = { ...next, status: 'Failed', error: failed, completedAt: now() };
     } else {
       const page = await kind.page(task, task.cursor);
       const done = task.done + page.done;
+      const outcome = page.outcome ?? task.outcome;
       next =
-        page.cursor === undefined
-          ? {
-              ...task,
-              status: 'Completed',
-              done,
-              total: Math.max(task.total, done),
-              cursor: undefined,
-              attempts: 0,
-              completedAt: now(),
-            }
-          : { ...task, done, cursor: page.cursor, attempts: 0 };
+        page.failed !== undefined
+          ? { ...task, done, outcome, status: 'Failed', error: page.failed, completedAt: now() }
+          : page.cursor === undefined
+            ? {
+                ...task,
+                outcome,
+                status: 'Completed',
+                done,
+                total: Math.max(task.total, done),
+                cursor: undefined,
+                attempts: 0,
+                completedAt: now(),
+              }
+            : { ...task, done, outcome, cursor: page.cursor, attempts: 0 };
     }
   } catch (error) {
     // The task's answer is public: storage's own text (a table, a limit) goes to the log only.
