@@ -42,7 +42,7 @@ let sizes: Record<'main' | 'grants', Size>;
 
 /** cdk-nag's findings that no acknowledgement covers: rule (finding id) and construct path. */
 let findings: string[];
-/** The synthesized templates as `npm run synth` writes them (the main stack's and the nested one's), for cfn-lint. */
+/** The main and nested stacks' templates as `npm run synth` writes them, for cfn-lint. */
 let templateFiles: string[];
 
 beforeAll(() => {
@@ -102,6 +102,8 @@ function merged(main: KirokuStack, mainTemplate: Template, grants: Template): Re
     return outputs[attribute.slice('Outputs.'.length)]?.Value;
   };
   const nestedResources = replace(grants.toJSON().Resources, fromMain) as Record<string, Resource>;
+  const both = Object.keys(nestedResources).filter((id) => id in mainResources);
+  if (both.length > 0) throw new Error(`logical ids in both stacks: ${both.join(', ')}`);
   return {
     ...(replace(mainResources, fromGrants) as Record<string, Resource>),
     ...nestedResources,
