@@ -8,6 +8,7 @@ import {
   type ILocalBundling,
   Lazy,
   RemovalPolicy,
+  Stack,
 } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -21,6 +22,11 @@ export interface ApiFunctionProps extends Omit<lambda.FunctionProps, 'code' | 'h
   readonly entry: string;
   /** Files copied into the bundle (the deploy's settings file): name in the bundle → source path. */
   readonly extraFiles?: Readonly<Record<string, string>>;
+  /**
+   * Where the function's role (with its policy) and log group are made: the function's own scope by
+   * default, or a nested stack that holds them for many functions (infra/kiroku-stack.ts).
+   */
+  readonly grantsScope?: Construct;
 }
 
 /**
@@ -32,13 +38,13 @@ export interface ApiFunctionProps extends Omit<lambda.FunctionProps, 'code' | 'h
  */
 export class ApiFunction extends lambda.Function {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
-    const { entry, extraFiles = {}, environment, ...rest } = props;
-    const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
+    const { entry, extraFiles = {}, environment, grantsScope = scope, ...rest } = props;
+    const logGroup = new logs.LogGroup(grantsScope, `${id}Logs`, {
       retention: logs.RetentionDays.ONE_MONTH,
       // Logs go with the stack; the data (tables, bucket, secret) is what the stack retains.
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    const role = new iam.Role(scope, `${id}Role`, {
+    const role = new iam.Role(grantsScope, `${id}Role`, {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
     });
     logGroup.grant(role, 'logs:CreateLogStream', 'logs:PutLogEvents');
@@ -73,7 +79,10 @@ export class ApiFunction extends lambda.Function {
     // lambda.Function makes the function depend on its role and on the role's policy. The role is already
     // read through a GetAtt, which orders it; only the policy's dependency carries information (the
     // grants exist before the function, or a stream mapping could start without them). cfn-lint (W3005)
-    // reports the other as redundant, so the rendered DependsOn keeps the policy alone.
+    // reports the other as redundant, so the rendered DependsOn keeps the policy alone. A role in a
+    // nested stack is read through that stack's output, which waits for the whole nested stack, policy
+    // included: then nothing is left to depend on.
+    const ownStack = Stack.of(this);
     (this.node.defaultChild as CfnResource).addOverride(
       'DependsOn',
       Lazy.list({
@@ -81,7 +90,7 @@ export class ApiFunction extends lambda.Function {
           const policy = role.node.tryFindChild('DefaultPolicy')?.node.defaultChild as
             | CfnResource
             | undefined;
-          return policy ? [policy.logicalId] : undefined;
+          return policy && Stack.of(policy) === ownStack ? [policy.logicalId] : undefined;
         },
       }),
     );

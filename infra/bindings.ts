@@ -36,9 +36,10 @@ export const TABLE_WRITE_ACTIONS = [
 export function tableBinding(table: dynamodb.ITable, envVar: string, indexed: boolean): Binding {
   const grant = (grantee: iam.IGrantable, actions: string[]) => {
     if (indexed) {
+      const principal = grantee.grantPrincipal as unknown as IConstruct;
       acknowledge(
-        grantee.grantPrincipal as unknown as IConstruct,
-        `AwsSolutions-IAM5[Resource::${arnInFinding(table)}/index/*]`,
+        principal,
+        `AwsSolutions-IAM5[Resource::${arnInFinding(table, principal)}/index/*]`,
         "the table's own secondary indexes, which its Queries name; no other table's",
       );
     }
@@ -64,10 +65,11 @@ export const FILE_PREFIXES = ['files/', 'uploads/'] as const;
 
 export function bucketBinding(bucket: s3.IBucket, envVar: string): Binding {
   const allow = (grantee: iam.IGrantable, actions: string[], prefixes: readonly string[]) => {
+    const principal = grantee.grantPrincipal as unknown as IConstruct;
     for (const prefix of prefixes) {
       acknowledge(
-        grantee.grantPrincipal as unknown as IConstruct,
-        `AwsSolutions-IAM5[Resource::${arnInFinding(bucket)}/${prefix}*]`,
+        principal,
+        `AwsSolutions-IAM5[Resource::${arnInFinding(bucket, principal)}/${prefix}*]`,
         "one function serves every tenant's files, so its grant stops at the key layout's prefix",
       );
     }

@@ -1,4 +1,12 @@
-import { CfnOutput, type CfnResource, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import {
+  CfnOutput,
+  type CfnResource,
+  Duration,
+  NestedStack,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+} from 'aws-cdk-lib';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -27,6 +35,8 @@ export interface KirokuStackProps extends StackProps {
   readonly settings?: DeploySettingsInput;
   /** How the deploy runs in its account (infra/operations.ts); the defaults otherwise. */
   readonly operations?: Operations;
+  /** The route table (lib/routes); another only to measure how the stack grows (test/infra). */
+  readonly routes?: readonly Route[];
 }
 
 /** What a function may touch, as the route table (and the stream table) declare it. */
@@ -45,6 +55,12 @@ const tableKeys = Object.keys(tables) as TableKey[];
  * `$default` route's fallback, which runs a route spelt in another case by its function), the DynamoDB
  * tables of the table-definition module, the binary bucket, the stream handlers, and the trigger that
  * creates the first administrator. Every grant comes from the route table; nothing is granted by hand.
+ *
+ * CloudFormation takes 500 resources a stack, and each function brings a role, its policy and a log group
+ * besides itself, its integration, permission and route. Those three live in a nested stack,
+ * `FunctionGrants` (still one role and one log group a function, so no function can use another's
+ * grants), which leaves the main stack about four resources a route (see docs/operations.md). The
+ * fallback's role stays here: it names the route functions, which read their roles from the nested stack.
  */
 export class KirokuStack extends Stack {
   readonly api: apigwv2.HttpApi;
@@ -54,6 +70,8 @@ export class KirokuStack extends Stack {
   readonly failedBatches: sqs.Queue;
   /** Every function of the stack, by its handler name (`functions/<name>.ts`). */
   readonly functions = new Map<string, ApiFunction>();
+  /** The roles, policies and log groups of every function but the fallback. */
+  readonly grants: NestedStack;
   private readonly bindings: Readonly<Record<ResourceKey, Binding>>;
   private readonly functionDefaults: Partial<ApiFunctionProps>;
 
@@ -61,7 +79,14 @@ export class KirokuStack extends Stack {
     super(scope, id, props);
     const settings = deploySettings(props.settings ?? {});
     const operations = props.operations ?? defaultOperations;
-    this.functionDefaults = { environment: { ...settings.environment }, extraFiles: settings.extraFiles };
+    this.grants = new NestedStack(this, 'FunctionGrants', {
+      description: "Kiroku: each function's role, policy and log group",
+    });
+    this.functionDefaults = {
+      environment: { ...settings.environment },
+      extraFiles: settings.extraFiles,
+      grantsScope: this.grants,
+    };
 
     this.tables = mapTables((_key, def) => this.createTable(def));
     this.bucket = fileBucket(this, operations.fileAccessLogging);
@@ -73,13 +98,17 @@ export class KirokuStack extends Stack {
     };
 
     const api = { reservedConcurrentExecutions: operations.reservedConcurrency };
-    const prefix = routeFunctionPrefix(this.stackName);
+    const routeTable = props.routes ?? (routes as readonly Route[]);
+    const prefix = routeFunctionPrefix(this.stackName, routeTable);
     const fallback = this.createFunction(
       fallbackHandler,
       {},
       {
         ...api,
         environment: { KIROKU_FUNCTION_PREFIX: prefix },
+        // Its policy names the route functions, which depend on the nested stack: a role there would
+        // make the two stacks depend on each other.
+        grantsScope: this,
       },
     );
     this.api = new apigwv2.HttpApi(this, 'Api', {
@@ -94,7 +123,7 @@ export class KirokuStack extends Stack {
     );
     const routeKeys = new Map<string, apigwv2.HttpRoute>();
     const routeFunctions: lambda.IFunction[] = [];
-    for (const route of routes as readonly Route[]) {
+    for (const route of routeTable) {
       const memory = route.memoryMb ? { memorySize: route.memoryMb } : {};
       // Named, so that the fallback can invoke a route's function knowing only its handler's name.
       const fn = this.createFunction(route.handler, route, {
@@ -190,9 +219,15 @@ export class KirokuStack extends Stack {
     return fn;
   }
 
+  /**
+   * A function's one integration, for its route and aliases alike, with one permission for API Gateway to
+   * invoke it from this API (rather than one a route key: only the routes that integrate the function can
+   * reach it, and each permission is a resource of the stack's 500).
+   */
   private integration(fn: lambda.IFunction): HttpLambdaIntegration {
     return new HttpLambdaIntegration(`${fn.node.id}Integration`, fn, {
       payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0,
+      scopePermissionToRoute: false,
     });
   }
 
@@ -251,9 +286,12 @@ function accessList(needs: Needs): [ResourceKey, Access][] {
  * region never share one. Lambda takes at most 64 characters; a stack name that leaves no room for the
  * longest handler's name is refused at synth rather than at deploy.
  */
-export function routeFunctionPrefix(stackName: string): string {
+export function routeFunctionPrefix(
+  stackName: string,
+  routeTable: readonly Route[] = routes as readonly Route[],
+): string {
   const prefix = `${stackName}-`;
-  const longest = Math.max(...(routes as readonly Route[]).map((route) => route.handler.length));
+  const longest = Math.max(...routeTable.map((route) => route.handler.length));
   if (prefix.length + longest > 64) {
     throw new Error(
       `the stack name ${stackName} is too long: at most ${63 - longest} characters name its functions`,
