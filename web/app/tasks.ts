@@ -1,4 +1,4 @@
-import { post } from './api';
+import { ApiFailure, post } from './api';
 
 /**
  * A table's export and import as background tasks (CONTRACT 12): the request records a task, the page polls
@@ -36,6 +36,8 @@ export interface ImportOptions {
 }
 
 const POLL_MS = 500;
+/** Polls in a row that may fail to reach the server (a dropped connection) before the page gives up. */
+const POLL_RETRIES = 5;
 
 export async function startExport(siteId: number, view: object, encoding: Encoding): Promise<string> {
   const answer = await post<{ TaskId: string }>(`api/BackgroundTasks/${siteId}/Export`, {
@@ -63,16 +65,27 @@ export async function followTask(
   onState: (task: Task) => void,
   isLive: () => boolean,
 ): Promise<Task | undefined> {
-  for (;;) {
-    const answer = await post<{ Response: Task }>(
-      `api/BackgroundTasks/Tasks/${encodeURIComponent(taskId)}/Get`,
-    );
-    const task = answer.Response;
+  for (let failures = 0; ; ) {
+    let task: Task;
+    try {
+      const path = `api/BackgroundTasks/Tasks/${encodeURIComponent(taskId)}/Get`;
+      task = (await post<{ Response: Task }>(path)).Response;
+      failures = 0;
+    } catch (error) {
+      const unreachable = error instanceof ApiFailure && error.statusCode === 0;
+      if (!unreachable || ++failures > POLL_RETRIES || !isLive()) throw error;
+      await sleep(POLL_MS * 2 ** failures);
+      continue;
+    }
     if (!isLive()) return undefined;
     onState(task);
     if (task.Status === 'Completed' || task.Status === 'Failed') return task;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** The encoding a file is written or read in by default: Excel's Shift-JIS for Japanese, else UTF-8. */

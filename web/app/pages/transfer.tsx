@@ -16,17 +16,18 @@ import { Field, Notice } from './common';
 
 /**
  * The caller's permission bits on the site, as its parent's child list gives them (getsite has none of the
- * caller's own); undefined while unknown or when the parent cannot be read: then the buttons show, and the
- * server's refusal, if any, is the message.
+ * caller's own): 'loading' until that answer is in; 'unknown' when the parent cannot be read, and then the
+ * buttons show and the server's refusal, if any, is the message.
  */
-function useOwnPermission(site: Site): number | undefined {
-  const [bits, setBits] = useState<number>();
+function useOwnPermission(site: Site): number | 'loading' | 'unknown' {
+  const [bits, setBits] = useState<number | 'loading' | 'unknown'>('loading');
   useEffect(() => {
     let live = true;
-    setBits(undefined);
+    setBits('loading');
     childSites(site.ParentId).then(
-      (children) => live && setBits(children.find((child) => child.SiteId === site.SiteId)?.Permission),
-      () => undefined,
+      (children) =>
+        live && setBits(children.find((child) => child.SiteId === site.SiteId)?.Permission ?? 'unknown'),
+      () => live && setBits('unknown'),
     );
     return () => {
       live = false;
@@ -47,7 +48,7 @@ export function TransferButtons({
   const words = t();
   const bits = useOwnPermission(site);
   const [open, setOpen] = useState<'export' | 'import'>();
-  const may = (bit: number) => bits === undefined || (bits & bit) !== 0;
+  const may = (bit: number) => bits === 'unknown' || (typeof bits === 'number' && (bits & bit) !== 0);
   return (
     <>
       {may(Permission.Export) && (
