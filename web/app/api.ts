@@ -83,6 +83,8 @@ export const Permission = {
   Create: 2,
   Update: 4,
   Delete: 8,
+  Export: 32,
+  Import: 64,
   ManageSite: 128,
   ManagePermission: 256,
 } as const;

@@ -18,6 +18,7 @@ import { pageContext, runBrowserScripts } from '../p';
 import { TEMPLATES, templateOf } from '../templates';
 import { Field, Loading, Notice, useAction, useLoad } from './common';
 import { Markdown } from './markdown';
+import { TransferButtons } from './transfer';
 
 const TYPES = ['Sites', 'Issues', 'Results', 'Wikis', 'Dashboards'] as const;
 
@@ -253,7 +254,7 @@ function Grid({ site, firstPage }: { site: Site; firstPage?: Promise<Paged | und
   if (searchText) view.Search = searchText;
   if (Object.keys(filter).length) view.ColumnFilterHash = filter;
   const prefetched = useRef(firstPage);
-  const [page, error] = useLoad(async () => {
+  const [page, error, reload] = useLoad(async () => {
     const early = prefetched.current;
     prefetched.current = undefined;
     const first = early && offset === 0 && Object.keys(view).length === 0 ? await early : undefined;
@@ -296,6 +297,7 @@ function Grid({ site, firstPage }: { site: Site; firstPage?: Promise<Paged | und
         <a class="button primary" href={`#/sites/${site.SiteId}/new`}>
           {words.newRecord}
         </a>
+        <TransferButtons site={site} view={view} onImported={reload} />
         {/* biome-ignore lint/a11y/useSemanticElements: role search on the form is what screen readers announce today */}
         <form role="search" onSubmit={applySearch} class="inline">
           <label for="grid-search" class="visually-hidden">
