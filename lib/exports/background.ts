@@ -30,7 +30,12 @@ import { exportWriter } from './writer';
  */
 
 export const EXPORT_STARTED = 'Export started.';
-const ROWS_PER_READ = 1000;
+/**
+ * Records per read: the first read is small; later ones are sized by the rows written so far to reach
+ * the part's size, so that a part of long rows never holds much more than 5 MiB.
+ */
+const FIRST_READ = 20;
+const MAX_READ = 1000;
 
 interface Params extends ExportRequestInput {
   readonly Encoding: CsvEncoding;
@@ -160,11 +165,14 @@ export const exportTask: TaskKind = {
     };
     if (first) add(writer.head());
     let next: PageCursor | undefined = cursor.page;
+    let read = FIRST_READ;
     while (next && size < objects.MIN_PART_BYTES) {
-      const page = await recordPage(site, view, next, ROWS_PER_READ, order);
+      const page = await recordPage(site, view, next, read, order);
       add(await writer.rows(page.records, rows));
       rows += page.records.length;
       next = page.next;
+      const perRow = size / Math.max(1, rows - cursor.rows);
+      read = Math.min(MAX_READ, Math.max(FIRST_READ, Math.ceil((objects.MIN_PART_BYTES - size) / perRow)));
     }
     if (!next) add(writer.tail(rows));
     const part = await objects.uploadPart(
