@@ -217,7 +217,11 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
         Name: 'Open',
         Type: 'csv',
         DelimiterType: 'Comma',
-        Columns: [{ ColumnName: 'IssueId' }, { ColumnName: 'Title' }, { ColumnName: 'Status', Type: 'Value' }],
+        Columns: [
+          { ColumnName: 'IssueId' },
+          { ColumnName: 'Title' },
+          { ColumnName: 'Status', Type: 'Value' },
+        ],
       },
     },
     answer: {

@@ -27,7 +27,7 @@ const record: ItemRecord = {
   status: 200,
   fields: {
     Class: { ClassA: 'AC7459', ClassB: '["a","c"]', ClassC: 'free text', ClassD: '9' },
-    Num: { NumA: 1234.5, NumB: 3.14159, NumC: -0.5 },
+    Num: { NumA: 1234.5, NumB: 3.14259, NumC: -0.5 },
     Date: { DateA: '2026-01-31T15:30:00.000Z', DateB: '2026-03-01T00:00:00.000Z' },
     Description: { DescriptionA: 'line 1\nline "2"' },
     Check: { CheckA: true, CheckB: false },
