@@ -42,7 +42,16 @@ export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
   {
     table: 'tasks',
     handler: 'background-tasks',
-    tables: { tasks: 'write', items: 'read', accounts: 'read', searchIndex: 'write', siteIndexes: 'write' },
+    tables: {
+      tasks: 'write',
+      items: 'read',
+      accounts: 'read',
+      searchIndex: 'write',
+      siteIndexes: 'write',
+      binaries: 'write',
+    },
+    // Exports write their file.
+    bucket: 'write',
     batchSize: 1,
     parallelization: 10,
     timeoutSeconds: 300,

@@ -114,7 +114,7 @@ export async function fileAsJson(
  * ReferenceId (a site, or a record's site), or, while it is attached nowhere, being its uploader. Anything
  * else is a 404, so that a GUID's existence leaks to no one who may not read it.
  */
-async function readableFile(principal: Principal, guid: string): Promise<Binary> {
+export async function readableFile(principal: Principal, guid: string): Promise<Binary> {
   const binary = GUID.test(guid.toUpperCase())
     ? await repository.getBinary(principal.tenantId, guid.toUpperCase())
     : undefined;

@@ -30,6 +30,7 @@ class Partition {
     private readonly indexName: string,
     private readonly keyName: string,
     private readonly keyValue: string,
+    private readonly after?: string,
   ) {}
 
   async head(): Promise<Entry | undefined> {
@@ -46,9 +47,16 @@ class Partition {
       new QueryCommand({
         TableName: table(),
         IndexName: this.indexName,
-        KeyConditionExpression: '#key = :value',
-        ExpressionAttributeNames: { '#key': this.keyName },
-        ExpressionAttributeValues: { ':value': this.keyValue },
+        KeyConditionExpression:
+          this.after === undefined ? '#key = :value' : '#key = :value AND #recent > :after',
+        ExpressionAttributeNames: {
+          '#key': this.keyName,
+          ...(this.after !== undefined && { '#recent': 'RecentKey' }),
+        },
+        ExpressionAttributeValues: {
+          ':value': this.keyValue,
+          ...(this.after !== undefined && { ':after': this.after }),
+        },
         ExclusiveStartKey: this.start,
         Limit: this.pageSize,
       }),
@@ -68,6 +76,11 @@ export interface WalkResult {
   readonly matches: ItemRecord[];
   /** Whether every candidate was walked (so `matches` holds every match). */
   readonly complete: boolean;
+  /**
+   * The sort key (RecentKey) of the last index entry the walk judged: a walk started after it goes on
+   * where this one stopped (an export in pages). Undefined when it judged none.
+   */
+  readonly last?: string;
   /** Index entries and items read, for the figures. */
   readonly entriesRead: number;
   readonly itemsRead: number;
@@ -75,13 +88,15 @@ export interface WalkResult {
 
 /**
  * The records of `sites` (limited to `statuses` when given) that `filter` keeps, in the default order,
- * until `wanted` of them are found, or all of them when `wanted` is infinite.
+ * until `wanted` of them are found, or all of them when `wanted` is infinite; those after the entry
+ * `after` (a RecentKey) only, when given.
  */
 export async function walkRecent(
   sites: readonly Site[],
   statuses: readonly number[] | undefined,
   filter: (record: ItemRecord) => boolean,
   wanted: number,
+  after?: string,
 ): Promise<WalkResult> {
   const perSite = await Promise.all(
     sites.map(async (site) => ({ site, values: statuses ?? (await statusesOf(site)) })),
@@ -89,12 +104,13 @@ export async function walkRecent(
   const partitions = perSite.flatMap(({ site, values }) =>
     values.map(
       (status) =>
-        new Partition('RecordsByStatus', 'StatusKey', statusKey(site.tenantId, site.siteId, status)),
+        new Partition('RecordsByStatus', 'StatusKey', statusKey(site.tenantId, site.siteId, status), after),
     ),
   );
   const matches: ItemRecord[] = [];
   let itemsRead = 0;
   let exhausted = false;
+  let last: string | undefined;
   while (matches.length < wanted && !exhausted) {
     // Enough keys for what is still wanted, at least a small batch, at most one BatchGetItem.
     const batch: Entry[] = [];
@@ -112,13 +128,19 @@ export async function walkRecent(
     const byKey = new Map(records.map((record) => [record.recordId, record]));
     // The batch in index order: a record changed since the index was read is judged by its item.
     for (const entry of batch) {
+      if (matches.length >= wanted) {
+        exhausted = false;
+        break;
+      }
+      last = entry.recent;
       const record = byKey.get(Number(entry.key.pk.slice(entry.key.pk.lastIndexOf('#') + 1)));
-      if (record && filter(record) && matches.length < wanted) matches.push(record);
+      if (record && filter(record)) matches.push(record);
     }
   }
   return {
     matches,
     complete: exhausted,
+    ...(last !== undefined && { last }),
     entriesRead: partitions.reduce((sum, partition) => sum + partition.entriesRead, 0),
     itemsRead,
   };

@@ -209,6 +209,34 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
     request: { ApiKey },
     answer: { ...done(11, 'Search index rebuild started.'), TaskId: '7F3A9C2E' },
   },
+  'items-export': {
+    request: {
+      ApiKey,
+      View: { ColumnFilterHash: { Status: '[100]' }, ColumnSorterHash: { Title: 'asc' } },
+      Export: {
+        Name: 'Open',
+        Type: 'csv',
+        DelimiterType: 'Comma',
+        Columns: [
+          { ColumnName: 'IssueId' },
+          { ColumnName: 'Title' },
+          { ColumnName: 'Status', Type: 'Value' },
+        ],
+      },
+    },
+    answer: {
+      StatusCode: 200,
+      Response: {
+        Name: 'Projects_Open_2026_01_31 09_00_00.Csv',
+        Content: '"ID","タイトル","状況"\n"11","First task","100"\n',
+      },
+    },
+  },
+  'backgroundtasks-export': {
+    request: { ApiKey, Encoding: 'Shift-JIS', View: { ColumnFilterHash: { Status: '[100]' } } },
+    answer: { ...done(10, 'Export started.'), TaskId: '7F3A9C2E' },
+  },
+  'binaries-getstream': { request: { ApiKey }, answer: '"ID","タイトル"\n"11","First task"\n' },
   'backgroundtasks-get': {
     request: { ApiKey },
     answer: {

@@ -1,4 +1,5 @@
 import * as accounts from './accounts';
+import * as exports from './exports';
 import * as files from './files';
 import * as items from './items';
 import * as meta from './meta';
@@ -18,6 +19,7 @@ export const routes: readonly Route[] = [
   ...Object.values(items),
   ...Object.values(files),
   ...Object.values(search),
+  ...Object.values(exports),
   meta.openapi,
   ...Object.values(web),
 ];

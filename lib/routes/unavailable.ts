@@ -11,15 +11,12 @@ export const unavailableOperations: readonly string[] = [
   // ExtensionsController: the server's extension definitions.
   '/api/extensions/get',
   '/api/extensions/{id}/get',
-  // ItemsController: records as CSV/JSON files, copying a package between sites, summaries.
-  '/api/items/{id}/export',
+  // ItemsController: records from CSV files, copying a package between sites, summaries.
   '/api/items/{id}/import',
   '/api/items/{id}/copysitepackage',
   '/api/items/{id}/synchronizesummaries',
   // OutgoingMailsController, routed as {reference}/{id}/OutgoingMails/Send.
   '/api/items/{id}/OutgoingMails/Send',
-  // BinariesController: the file as a stream (Kiroku has /api/binaries/{guid}/get and /binaries/{guid}/download).
-  '/api/binaries/{guid}/getstream',
   // Users, groups and depts from a CSV file.
   '/api/users/import',
   '/api/groups/import',

@@ -1,3 +1,4 @@
+import { exportTask } from '../exports/background';
 import { rebuildSearchIndexes } from '../search/rebuild';
 import type { TaskKind } from './model';
 import { rebuildSiteNameIndex } from './site-name-index';
@@ -10,4 +11,5 @@ import { rebuildSiteNameIndex } from './site-name-index';
 export const taskKinds: Readonly<Record<string, TaskKind>> = {
   RebuildSearchIndexes: rebuildSearchIndexes,
   RebuildSiteNameIndex: rebuildSiteNameIndex,
+  Export: exportTask,
 };

@@ -110,9 +110,9 @@ describe('functions/route-fallback', () => {
     ],
     [
       'POST',
-      '/api/Items/7/Export',
+      '/api/Items/7/SynchronizeSummaries',
       404,
-      'The operation items/export of Pleasanter is not available in Kiroku.',
+      'The operation items/synchronizesummaries of Pleasanter is not available in Kiroku.',
     ],
     ['POST', '/api/nothing', 404, 'The specified information was not found.'],
     ['GET', '/api/Sessions/Get', 405, 'The method is not allowed for this path.'],
