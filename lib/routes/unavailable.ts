@@ -14,16 +14,11 @@ export const unavailableOperations: readonly string[] = [
   // ItemsController: records as CSV/JSON files, copying a package between sites, summaries.
   '/api/items/{id}/export',
   '/api/items/{id}/import',
-  '/api/items/{id}/copysitepackage',
   '/api/items/{id}/synchronizesummaries',
   // OutgoingMailsController, routed as {reference}/{id}/OutgoingMails/Send.
   '/api/items/{id}/OutgoingMails/Send',
   // BinariesController: the file as a stream (Kiroku has /api/binaries/{guid}/get and /binaries/{guid}/download).
   '/api/binaries/{guid}/getstream',
-  // Users, groups and depts from a CSV file.
-  '/api/users/import',
-  '/api/groups/import',
-  '/api/depts/import',
   // TenantsController beyond create.
   '/api/tenants/get',
   '/api/tenants/{id}/delete',
