@@ -47,6 +47,7 @@ export async function importGroups(
   const counts = { members: { added: 0, updated: 0 } };
   for (const { row, cells } of table.rows) {
     const name = cells.get('GroupName') ?? '';
+    if (!name) throw new ImportRowError(row, 'GroupName', 'is required');
     const group = groups.get(Number(cells.get('GroupId') || Number.NaN));
     const key = group ? `id:${group.groupId}` : `name:${name}`;
     let plan = plans.get(key);
