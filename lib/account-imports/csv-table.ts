@@ -33,6 +33,7 @@ export async function readCsvTable(
   }
   let indexes: [number, string][] | undefined;
   const rows: { row: number; cells: Map<string, string> }[] = [];
+  let row = 1;
   for await (const cells of csvRows([file], { encoding })) {
     if (!indexes) {
       // The last of a repeated header wins, as the reference keeps a column's last mapping.
@@ -44,9 +45,10 @@ export async function readCsvTable(
       indexes = [...mapped].map(([name, index]) => [index, name]);
       continue;
     }
+    row++;
     if (cells.every((cell) => cell === '')) continue;
     rows.push({
-      row: rows.length + 2,
+      row,
       cells: new Map(indexes.map(([index, name]) => [name, (cells[index] ?? '').trim()])),
     });
   }
