@@ -70,9 +70,34 @@ interface ShardState {
   lastSequence: string | undefined;
   /** The shard is closed and fully read. */
   done: boolean;
+  /** When an idle shard is read again (epoch ms): later than the poll interval when reading it is dear. */
+  dueAt?: number;
 }
 
-const SHARD_REFRESH_MS = 1000;
+/**
+ * DynamoDB Local closes a shard and opens its child every few hours, and the poller learns of a closed
+ * shard when reading it ends: the stream is described again then, and otherwise only this often.
+ */
+const SHARD_REFRESH_MS = 60_000;
+
+/**
+ * How long an idle shard rests after an empty read that took `elapsedMs`: the poll interval while reading
+ * it is cheap, else `IDLE_COST_RATIO` times what the read cost, up to `MAX_IDLE_MS`.
+ *
+ * DynamoDB Local keeps the records of every stream in one SQLite table keyed by sequence number alone,
+ * and each GetRecords looks up its shard's newest record (a scan back from the newest record of any
+ * shard) and the records after the iterator (a scan forward over every later record of any shard). So
+ * reading a shard that has been quiet since a big load elsewhere (100,000 Items records; the Tasks and
+ * Binaries shards) costs two scans of the load, and its one SQLite thread serves every other request
+ * behind them: polled every 150 ms by every subscription, they kept it busy for the 24 hours the records
+ * stay, and a warm lookup took 246 ms instead of 4 ms. An idle shard is read at most 1/IDLE_COST_RATIO
+ * of the time; a new record on it waits at most MAX_IDLE_MS, and only while reading it is that dear.
+ */
+export function idleDelayMs(elapsedMs: number, intervalMs: number): number {
+  return Math.min(Math.max(intervalMs, elapsedMs * IDLE_COST_RATIO), Math.max(intervalMs, MAX_IDLE_MS));
+}
+const IDLE_COST_RATIO = 20;
+const MAX_IDLE_MS = 1000;
 
 export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
   const config = dynamoDbClientConfig(options.env);
@@ -239,6 +264,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   ) {
     state.iterator ??= await resumeIterator(streamArn, id, state);
     let answer: GetRecordsCommandOutput;
+    const started = Date.now();
     try {
       answer = await streams.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: batchSize }));
     } catch (error) {
@@ -254,6 +280,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       throw error;
     }
     const records = answer.Records ?? [];
+    state.dueAt = records.length > 0 ? undefined : started + idleDelayMs(Date.now() - started, interval);
     const outcome = records.length > 0 ? await handleBatch(subscription, streamArn, records) : undefined;
     if (outcome && !outcome.settled) {
       // Stopping mid-retry: what was settled stays settled; the rest is read again from there.
@@ -275,20 +302,24 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
 
   async function run(subscription: StreamSubscription, streamArn: string, states: Map<string, ShardState>) {
     let refreshedAt = Date.now();
+    let closed = countDone(states);
     while (!stopped) {
       let busy = false;
       try {
+        // A shard read to its end has a child to read next: the stream is described again at once.
         if (
           Date.now() - refreshedAt > SHARD_REFRESH_MS ||
+          countDone(states) !== closed ||
           [...states.values()].every((state) => state.done)
         ) {
           await addNewShards(streamArn, states);
           refreshedAt = Date.now();
+          closed = countDone(states);
         }
         for (const [id, state] of states) {
           if (stopped) break;
           const parent = state.parentId ? states.get(state.parentId) : undefined;
-          if (state.done || (parent && !parent.done)) continue;
+          if (state.done || (parent && !parent.done) || (state.dueAt ?? 0) > Date.now()) continue;
           busy = (await pollShard(subscription, streamArn, id, state)) >= batchSize || busy;
         }
       } catch (error) {
@@ -339,6 +370,10 @@ export function firstFailure(records: readonly _Record[], result: unknown): numb
     first = Math.min(first, at);
   }
   return first;
+}
+
+function countDone(states: ReadonlyMap<string, ShardState>): number {
+  return [...states.values()].filter((state) => state.done).length;
 }
 
 function nameOf(subscription: StreamSubscription): string {
