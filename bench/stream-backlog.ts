@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import {
   BatchWriteItemCommand,
   DynamoDBClient,
@@ -24,7 +25,7 @@ import { percentile, round } from './stats';
 const DIR = process.argv[2];
 const RECORDS = Number(process.argv[3] ?? 100_000);
 const SUBSCRIPTIONS = 3;
-const GETS = 200;
+const GETS = 400;
 
 async function main(): Promise<void> {
   if (!DIR) throw new Error('usage: bench/stream-backlog.ts <data directory> [records]');
@@ -43,7 +44,8 @@ async function main(): Promise<void> {
       await load(client, tableName);
       console.log(JSON.stringify({ records: RECORDS, loadedMs: Date.now() - started }));
     }
-    const before = await timeGets(client, quiet);
+    await timeGets(client, quiet);
+    const before = { ...(await timeGets(client, quiet)), jvmCpu: await cpuShare(db.pid) };
     const seen = Array.from({ length: SUBSCRIPTIONS }, () => 0);
     const started = Date.now();
     const poller = await startStreamPoller({
@@ -60,12 +62,18 @@ async function main(): Promise<void> {
       ],
     });
     try {
-      while (seen.some((count) => count < RECORDS)) await new Promise((wake) => setTimeout(wake, 200));
-      const caughtUpMs = Date.now() - started;
+      // Caught up: every subscription has seen the load, and no more records come.
+      for (let last = ''; ; ) {
+        await new Promise((wake) => setTimeout(wake, 1000));
+        const now = seen.join();
+        if (now === last && seen.every((count) => count >= RECORDS)) break;
+        last = now;
+      }
+      const caughtUpMs = Date.now() - started - 1000;
       await new Promise((wake) => setTimeout(wake, 2000));
-      const idle = await timeGets(client, quiet);
+      const idle = { ...(await timeGets(client, quiet)), jvmCpu: await cpuShare(db.pid) };
       // A write to the quiet table after all that still reaches its handler in time.
-      console.log(JSON.stringify({ records: RECORDS, caughtUpMs, pollerOff: before, pollerIdle: idle }));
+      console.log(JSON.stringify({ records: seen, caughtUpMs, pollerOff: before, pollerIdle: idle }));
     } finally {
       await poller.stop();
     }
@@ -98,6 +106,17 @@ async function load(client: DynamoDBClient, tableName: string): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+/** The share of one core the process used over 10 s (utime + stime from /proc). */
+async function cpuShare(pid: number): Promise<number> {
+  const ticks = async () => {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+    return Number(fields[11]) + Number(fields[12]);
+  };
+  const start = await ticks();
+  await new Promise((wake) => setTimeout(wake, 10_000));
+  return round(((await ticks()) - start) / 100 / 10, 2);
 }
 
 async function timeGets(client: DynamoDBClient, tableName: string) {

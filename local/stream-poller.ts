@@ -49,6 +49,11 @@ export interface StreamPollerOptions {
   readonly log?: (message: string, error?: unknown) => void;
   /** The failure destination: records still failing after the retries, before they are skipped. */
   readonly onFailure?: (failure: StreamBatchFailure) => void;
+  /**
+   * Subscribes to the writes this process makes (lib/storage/local-writes.ts onLocalWrites): a resting
+   * shard of a table written to is read at once, so that only writers from outside wait out its rest.
+   */
+  readonly wakeOn?: (listener: (tables: readonly string[]) => void) => () => void;
 }
 
 /** What Lambda sends to an on-failure destination, with the records themselves rather than their range. */
@@ -82,7 +87,7 @@ const SHARD_REFRESH_MS = 60_000;
 
 /**
  * How long an idle shard rests after an empty read that took `elapsedMs`: the poll interval while reading
- * it is cheap, else `IDLE_COST_RATIO` times what the read cost, up to `MAX_IDLE_MS`.
+ * it is cheap (under DEAR_READ_MS), else `IDLE_COST_RATIO` times what the read cost, up to `MAX_IDLE_MS`.
  *
  * DynamoDB Local keeps the records of every stream in one SQLite table keyed by sequence number alone,
  * and each GetRecords looks up its shard's newest record (a scan back from the newest record of any
@@ -91,13 +96,18 @@ const SHARD_REFRESH_MS = 60_000;
  * Binaries shards) costs two scans of the load, and its one SQLite thread serves every other request
  * behind them: polled every 150 ms by every subscription, they kept it busy for the 24 hours the records
  * stay, and a warm lookup took 246 ms instead of 4 ms. An idle shard is read at most 1/IDLE_COST_RATIO
- * of the time; a new record on it waits at most MAX_IDLE_MS, and only while reading it is that dear.
+ * of the time. A write of this process to its table (npm start's gateway and stream handlers: every write
+of the service) ends the rest at once (`wakeOn`); a write from outside waits at most MAX_IDLE_MS, and only
+while reading that shard is this dear.
  */
 export function idleDelayMs(elapsedMs: number, intervalMs: number): number {
+  if (elapsedMs < DEAR_READ_MS) return intervalMs;
   return Math.min(Math.max(intervalMs, elapsedMs * IDLE_COST_RATIO), Math.max(intervalMs, MAX_IDLE_MS));
 }
-const IDLE_COST_RATIO = 20;
-const MAX_IDLE_MS = 1000;
+/** An empty read that costs less than this is read again at the poll interval, as before. */
+const DEAR_READ_MS = 250;
+const IDLE_COST_RATIO = 50;
+const MAX_IDLE_MS = 60_000;
 
 export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
   const config = dynamoDbClientConfig(options.env);
@@ -333,12 +343,22 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   const store = await openCheckpointStore(options.checkpointFile);
   if (options.checkpointFile) assertDistinctNames(options.subscriptions);
   // Iterators for LATEST are taken before this function returns: a write made after start is seen.
+  // Each table's shard states, every subscription's: a write of this process ends their rest; the next
+  // tick (at most the poll interval away) reads them.
+  const shardsOf = new Map<string, Map<string, ShardState>[]>();
+  const stopWaking = options.wakeOn?.((tables) => {
+    for (const table of tables) {
+      for (const states of shardsOf.get(table) ?? [])
+        for (const state of states.values()) state.dueAt = undefined;
+    }
+  });
   const loops = await Promise.all(
     options.subscriptions.map(async (subscription) => {
       const table = await dynamodb.send(new DescribeTableCommand({ TableName: subscription.tableName }));
       const streamArn = table.Table?.LatestStreamArn;
       if (!streamArn) throw new Error(`Table ${subscription.tableName} has no stream`);
       const states = await initialShards(subscription, streamArn);
+      shardsOf.set(subscription.tableName, [...(shardsOf.get(subscription.tableName) ?? []), states]);
       return () => run(subscription, streamArn, states);
     }),
   );
@@ -347,6 +367,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   return {
     async stop() {
       stopped = true;
+      stopWaking?.();
       for (const wake of [...sleepers]) wake();
       await Promise.all(running);
       dynamodb.destroy();
