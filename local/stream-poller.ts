@@ -49,6 +49,11 @@ export interface StreamPollerOptions {
   readonly log?: (message: string, error?: unknown) => void;
   /** The failure destination: records still failing after the retries, before they are skipped. */
   readonly onFailure?: (failure: StreamBatchFailure) => void;
+  /**
+   * Subscribes to the writes this process makes (lib/storage/local-writes.ts onLocalWrites): a resting
+   * shard of a table written to is read at once, so that only writers from outside wait out its rest.
+   */
+  readonly wakeOn?: (listener: (tables: readonly string[]) => void) => () => void;
 }
 
 /** What Lambda sends to an on-failure destination, with the records themselves rather than their range. */
@@ -70,9 +75,39 @@ interface ShardState {
   lastSequence: string | undefined;
   /** The shard is closed and fully read. */
   done: boolean;
+  /** When an idle shard is read again (epoch ms): later than the poll interval when reading it is dear. */
+  dueAt?: number;
 }
 
-const SHARD_REFRESH_MS = 1000;
+/**
+ * DynamoDB Local closes a shard and opens its child every few hours, and the poller learns of a closed
+ * shard when reading it ends: the stream is described again then, and otherwise only this often.
+ */
+const SHARD_REFRESH_MS = 60_000;
+
+/**
+ * How long an idle shard rests after an empty read that took `elapsedMs`: the poll interval while reading
+ * it is cheap (under DEAR_READ_MS), else `IDLE_COST_RATIO` times what the read cost, up to `MAX_IDLE_MS`.
+ *
+ * DynamoDB Local keeps the records of every stream in one SQLite table keyed by sequence number alone,
+ * and each GetRecords looks up its shard's newest record (a scan back from the newest record of any
+ * shard) and the records after the iterator (a scan forward over every later record of any shard). So
+ * reading a shard that has been quiet since a big load elsewhere (100,000 Items records; the Tasks and
+ * Binaries shards) costs two scans of the load, and its one SQLite thread serves every other request
+ * behind them: polled every 150 ms by every subscription, they kept it busy for the 24 hours the records
+ * stay, and a warm lookup took 246 ms instead of 4 ms. An idle shard is read at most 1/IDLE_COST_RATIO
+ * of the time. A write of this process to its table (npm start's gateway and stream handlers: every write
+of the service) ends the rest at once (`wakeOn`); a write from outside waits at most MAX_IDLE_MS, and only
+while reading that shard is this dear.
+ */
+export function idleDelayMs(elapsedMs: number, intervalMs: number): number {
+  if (elapsedMs < DEAR_READ_MS) return intervalMs;
+  return Math.min(Math.max(intervalMs, elapsedMs * IDLE_COST_RATIO), Math.max(intervalMs, MAX_IDLE_MS));
+}
+/** An empty read that costs less than this is read again at the poll interval, as before. */
+const DEAR_READ_MS = 250;
+const IDLE_COST_RATIO = 50;
+const MAX_IDLE_MS = 60_000;
 
 export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
   const config = dynamoDbClientConfig(options.env);
@@ -239,6 +274,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   ) {
     state.iterator ??= await resumeIterator(streamArn, id, state);
     let answer: GetRecordsCommandOutput;
+    const started = Date.now();
     try {
       answer = await streams.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: batchSize }));
     } catch (error) {
@@ -254,6 +290,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       throw error;
     }
     const records = answer.Records ?? [];
+    state.dueAt = records.length > 0 ? undefined : started + idleDelayMs(Date.now() - started, interval);
     const outcome = records.length > 0 ? await handleBatch(subscription, streamArn, records) : undefined;
     if (outcome && !outcome.settled) {
       // Stopping mid-retry: what was settled stays settled; the rest is read again from there.
@@ -275,20 +312,24 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
 
   async function run(subscription: StreamSubscription, streamArn: string, states: Map<string, ShardState>) {
     let refreshedAt = Date.now();
+    let closed = countDone(states);
     while (!stopped) {
       let busy = false;
       try {
+        // A shard read to its end has a child to read next: the stream is described again at once.
         if (
           Date.now() - refreshedAt > SHARD_REFRESH_MS ||
+          countDone(states) !== closed ||
           [...states.values()].every((state) => state.done)
         ) {
           await addNewShards(streamArn, states);
           refreshedAt = Date.now();
+          closed = countDone(states);
         }
         for (const [id, state] of states) {
           if (stopped) break;
           const parent = state.parentId ? states.get(state.parentId) : undefined;
-          if (state.done || (parent && !parent.done)) continue;
+          if (state.done || (parent && !parent.done) || (state.dueAt ?? 0) > Date.now()) continue;
           busy = (await pollShard(subscription, streamArn, id, state)) >= batchSize || busy;
         }
       } catch (error) {
@@ -302,12 +343,22 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   const store = await openCheckpointStore(options.checkpointFile);
   if (options.checkpointFile) assertDistinctNames(options.subscriptions);
   // Iterators for LATEST are taken before this function returns: a write made after start is seen.
+  // Each table's shard states, every subscription's: a write of this process ends their rest; the next
+  // tick (at most the poll interval away) reads them.
+  const shardsOf = new Map<string, Map<string, ShardState>[]>();
+  const stopWaking = options.wakeOn?.((tables) => {
+    for (const table of tables) {
+      for (const states of shardsOf.get(table) ?? [])
+        for (const state of states.values()) state.dueAt = undefined;
+    }
+  });
   const loops = await Promise.all(
     options.subscriptions.map(async (subscription) => {
       const table = await dynamodb.send(new DescribeTableCommand({ TableName: subscription.tableName }));
       const streamArn = table.Table?.LatestStreamArn;
       if (!streamArn) throw new Error(`Table ${subscription.tableName} has no stream`);
       const states = await initialShards(subscription, streamArn);
+      shardsOf.set(subscription.tableName, [...(shardsOf.get(subscription.tableName) ?? []), states]);
       return () => run(subscription, streamArn, states);
     }),
   );
@@ -316,6 +367,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   return {
     async stop() {
       stopped = true;
+      stopWaking?.();
       for (const wake of [...sleepers]) wake();
       await Promise.all(running);
       dynamodb.destroy();
@@ -339,6 +391,10 @@ export function firstFailure(records: readonly _Record[], result: unknown): numb
     first = Math.min(first, at);
   }
   return first;
+}
+
+function countDone(states: ReadonlyMap<string, ShardState>): number {
+  return [...states.values()].filter((state) => state.done).length;
 }
 
 function nameOf(subscription: StreamSubscription): string {

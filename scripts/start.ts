@@ -3,6 +3,7 @@ import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
 import { normalizeBasePath } from '../lib/config/base-path';
 import { SettingsError, settings } from '../lib/config/settings';
 import { logger } from '../lib/log';
+import { onLocalWrites } from '../lib/storage/local-writes';
 import { streamSubscriptions } from '../lib/streams';
 import { ensureTables } from '../local/bootstrap';
 import {
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
     startingPosition: 'LATEST',
     checkpointFile: resolve(dataDir, 'stream-checkpoints.json'),
     subscriptions: pollerSubscriptions(streamSubscriptions, tables),
+    wakeOn: onLocalWrites,
   });
 
   // The browser UI's files, built from web/app as the CDK app builds them into the web functions' bundles.

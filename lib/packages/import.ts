@@ -30,20 +30,38 @@ export async function importSitePackage(
   principal: Principal,
   parentId: number,
   pkg: SitePackage,
-): Promise<Outcome & { data: ReturnType<typeof idChange>[] }> {
+): Promise<SitesImported> {
   pkg.Sites.forEach((site, index) => {
     refuseUnappliedSettings(site.SiteSettings, `Sites[${index}].SiteSettings.`);
   });
+  return importSiteForest(principal, parentId, treeOrder(pkg), pkg.Data ?? []);
+}
+
+export type SitesImported = Outcome & { data: ReturnType<typeof idChange>[] };
+
+/**
+ * Sites, parents first, under `parentId` with new SiteIds: each site whose ParentId is not one of them goes
+ * directly under `parentId` (the package's one root; a copy's every selected site whose parent was not
+ * selected). InheritPermission naming a site not among them means: what the new parent's sites inherit.
+ */
+export async function importSiteForest(
+  principal: Principal,
+  parentId: number,
+  order: readonly PackageSite[],
+  data: readonly PackageRecord[],
+): Promise<SitesImported> {
   const parent = await requireContainer(principal, parentId);
-  const data = pkg.Data ?? [];
   if (data.length > 0 && parent) await requirePermission(principal, parent, Permission.Import);
-  const order = treeOrder(pkg);
   const firstId = await reserveItemIds(order.length + data.length);
   const newIds = new Map(order.map((site, index) => [site.SiteId, firstId + index]));
   const rootId = firstId;
   // A site that inherited from outside the package now inherits what the new parent does: the parent's
-  // permission source, or, at the top level, the new root, which then has its own.
-  const outside = parent?.inheritPermission ?? rootId;
+  // permission source, or, at the top level, the new site it hangs below there, which then has its own.
+  const topOf = new Map<number, number>();
+  for (const site of order) {
+    topOf.set(site.SiteId, topOf.get(site.ParentId) ?? (newIds.get(site.SiteId) as number));
+  }
+  const outside = (site: PackageSite) => parent?.inheritPermission ?? (topOf.get(site.SiteId) as number);
   const names = namesOf(order);
   const kept = keptEntries(principal);
   const time = now();
@@ -51,7 +69,9 @@ export async function importSitePackage(
     order.map(async (site, index): Promise<Site> => {
       const siteId = newIds.get(site.SiteId) as number;
       const inheritPermission =
-        site.InheritPermission === site.SiteId ? siteId : (newIds.get(site.InheritPermission) ?? outside);
+        site.InheritPermission === site.SiteId
+          ? siteId
+          : (newIds.get(site.InheritPermission) ?? outside(site));
       const entries = await kept(site.Permissions);
       return {
         siteId,
@@ -60,7 +80,7 @@ export async function importSitePackage(
         referenceType: site.ReferenceType,
         siteName: site.SiteName,
         siteGroupName: site.SiteGroupName,
-        parentId: index === 0 ? parentId : (newIds.get(site.ParentId) as number),
+        parentId: newIds.get(site.ParentId) ?? parentId,
         inheritPermission,
         // As the reference does, the importer manages each site that has permissions of its own.
         permissions: inheritPermission === siteId ? withCreator(entries, principal.userId) : entries,

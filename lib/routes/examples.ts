@@ -306,6 +306,36 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
       Data: [{ OldSiteId: 10, NewSiteId: 20, ReferenceType: 'Issues', Title: 'Projects' }],
     },
   },
+  'items-copysitepackage': {
+    request: {
+      ApiKey,
+      TargetSiteId: 20,
+      SiteTitle: 'Projects 2027',
+      SelectedSites: [{ SiteId: 10, IncludeData: true }],
+      IncludeSitePermission: true,
+    },
+    answer: {
+      StatusCode: 200,
+      Response: {
+        Data: '[{"OldSiteId":10,"NewSiteId":21,"ReferenceType":"Issues","Title":"Projects 2027"}]',
+      },
+    },
+  },
+  'users-import': {
+    request: { parameters: `{"ApiKey":"${ApiKey}","Encoding":"UTF-8"}`, file: 'LoginId,Name\nhanako,Hanako' },
+    answer: done(0, 'Users: 1 entries have been added and 0 entries updated.'),
+  },
+  'groups-import': {
+    request: {
+      parameters: `{"ApiKey":"${ApiKey}","Encoding":"Shift-JIS","ReplaceAllGroupMembers":false}`,
+      file: 'GroupName,MemberType,MemberKey\nSales,User,hanako',
+    },
+    answer: done(0, 'Groups: Group 1 added, 0 updated. Group members Added 1 and updated 0.'),
+  },
+  'depts-import': {
+    request: { parameters: `{"ApiKey":"${ApiKey}","Encoding":"UTF-8"}`, file: 'DeptCode,DeptName\nS1,Sales' },
+    answer: done(0, 'Depts: 1 entries have been added and 0 entries updated.'),
+  },
   'items-create': {
     request: { ApiKey, Title: 'First task', Status: 100, ClassHash: { ClassA: 'Design' } },
     answer: done(11, '" First task " has been created.'),

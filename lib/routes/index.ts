@@ -7,6 +7,7 @@ import type { Route } from './route';
 import * as search from './search';
 import * as sessions from './sessions';
 import * as sites from './sites';
+import * as transfers from './transfers';
 import * as web from './web';
 
 export { pathsOf, type Route, type TableAccess } from './route';
@@ -18,6 +19,7 @@ export const routes: readonly Route[] = [
   ...Object.values(sites),
   ...Object.values(items),
   ...Object.values(files),
+  ...Object.values(transfers),
   ...Object.values(search),
   ...Object.values(exports),
   meta.openapi,

@@ -11,16 +11,11 @@ export const unavailableOperations: readonly string[] = [
   // ExtensionsController: the server's extension definitions.
   '/api/extensions/get',
   '/api/extensions/{id}/get',
-  // ItemsController: records from CSV files, copying a package between sites, summaries.
+  // ItemsController: records from CSV files, summaries.
   '/api/items/{id}/import',
-  '/api/items/{id}/copysitepackage',
   '/api/items/{id}/synchronizesummaries',
   // OutgoingMailsController, routed as {reference}/{id}/OutgoingMails/Send.
   '/api/items/{id}/OutgoingMails/Send',
-  // Users, groups and depts from a CSV file.
-  '/api/users/import',
-  '/api/groups/import',
-  '/api/depts/import',
   // TenantsController beyond create.
   '/api/tenants/get',
   '/api/tenants/{id}/delete',

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { signalLocalWrites } from './local-writes';
 
 /**
  * Module-scope AWS clients. In AWS they take the SDK defaults; when KIROKU_DYNAMODB_ENDPOINT or
@@ -56,8 +57,10 @@ export function perEndpoint<T extends { destroy(): void }>(
 // client is in lib/storage/s3.ts, which only a dynamic import reaches (lib/files/s3-sdk.ts).
 export const dynamo = /* @__PURE__ */ perEndpoint(
   () => process.env.KIROKU_DYNAMODB_ENDPOINT,
-  () =>
-    DynamoDBDocumentClient.from(new DynamoDBClient(dynamoDbClientConfig()), {
-      marshallOptions: { removeUndefinedValues: true },
-    }),
+  () => {
+    const client = new DynamoDBClient(dynamoDbClientConfig());
+    // The local runtime's poller is woken by this process's writes (lib/storage/local-writes.ts).
+    if (process.env.KIROKU_DYNAMODB_ENDPOINT) signalLocalWrites(client);
+    return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  },
 );

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  BatchWriteItemCommand,
   DeleteItemCommand,
   DynamoDBClient,
   PutItemCommand,
@@ -178,6 +179,53 @@ describe('local/stream-poller', () => {
       expect(records).toHaveLength(seen);
     });
   });
+  describe('a quiet shard after a load on another table', () => {
+    it('delivers a new record of the quiet table within 2 s once woken by the write, and every record of the loaded one', async () => {
+      const loaded = `loaded-${randomBytes(4).toString('hex')}`;
+      await createStreamTable(client, loaded);
+      let wake: (tables: readonly string[]) => void = () => undefined;
+      const records: DynamoDBRecord[] = [];
+      const quiet = {
+        records,
+        poller: await startStreamPoller({
+          subscriptions: [{ tableName, handler: async (event) => records.push(...event.Records) }],
+          pollIntervalMs: 100,
+          log: () => undefined,
+          wakeOn: (listener) => {
+            wake = listener;
+            return () => undefined;
+          },
+        }),
+      };
+      const busy = await recordingPoller(() => undefined, { tableName: loaded });
+      try {
+        const count = 2000;
+        for (let start = 0; start < count; start += 25) {
+          const items = Array.from({ length: 25 }, (_, offset) => ({
+            PutRequest: { Item: { pk: { S: `load-${start + offset}` } } },
+          }));
+          await client.send(new BatchWriteItemCommand({ RequestItems: { [loaded]: items } }));
+        }
+        await vi.waitFor(() => expect(busy.records).toHaveLength(count), { timeout: 20_000, interval: 100 });
+        // Idle long enough for the quiet shard to rest between reads, then written to.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        const written = Date.now();
+        await put('after-load');
+        // As lib/storage/local-writes.ts reports a write of this process.
+        wake([tableName]);
+        await vi.waitFor(
+          () => expect(quiet.records.map((record) => record.dynamodb?.Keys?.pk?.S)).toContain('after-load'),
+          { timeout: 2000, interval: 20 },
+        );
+        expect(Date.now() - written).toBeLessThan(2000);
+        expect(new Set(busy.records.map((record) => record.dynamodb?.Keys?.pk?.S)).size).toBe(count);
+      } finally {
+        await quiet.poller.stop();
+        await busy.poller.stop();
+      }
+    });
+  });
+
   describe('partial batch responses (ReportBatchItemFailures)', () => {
     /** A fresh table with three writes, read from TRIM_HORIZON so that they come as one batch. */
     async function threeRecordBatch(
