@@ -42,7 +42,16 @@ export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
   {
     table: 'tasks',
     handler: 'background-tasks',
-    tables: { tasks: 'write', items: 'read', accounts: 'read', searchIndex: 'write', siteIndexes: 'write' },
+    // Imports write records (items), read their uploaded CSV (binaries, the bucket) and stage pages there.
+    tables: {
+      tasks: 'write',
+      items: 'write',
+      accounts: 'read',
+      binaries: 'read',
+      searchIndex: 'write',
+      siteIndexes: 'write',
+    },
+    bucket: 'write',
     batchSize: 1,
     parallelization: 10,
     timeoutSeconds: 300,

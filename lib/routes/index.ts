@@ -1,5 +1,6 @@
 import * as accounts from './accounts';
 import * as files from './files';
+import * as imports from './imports';
 import * as items from './items';
 import * as meta from './meta';
 import type { Route } from './route';
@@ -16,6 +17,7 @@ export const routes: readonly Route[] = [
   ...Object.values(accounts),
   ...Object.values(sites),
   ...Object.values(items),
+  ...Object.values(imports),
   ...Object.values(files),
   ...Object.values(search),
   meta.openapi,

@@ -13,7 +13,6 @@ export const unavailableOperations: readonly string[] = [
   '/api/extensions/{id}/get',
   // ItemsController: records as CSV/JSON files, copying a package between sites, summaries.
   '/api/items/{id}/export',
-  '/api/items/{id}/import',
   '/api/items/{id}/copysitepackage',
   '/api/items/{id}/synchronizesummaries',
   // OutgoingMailsController, routed as {reference}/{id}/OutgoingMails/Send.

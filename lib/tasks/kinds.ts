@@ -1,3 +1,4 @@
+import { importTask } from '../imports/task';
 import { rebuildSearchIndexes } from '../search/rebuild';
 import type { TaskKind } from './model';
 import { rebuildSiteNameIndex } from './site-name-index';
@@ -8,6 +9,7 @@ import { rebuildSiteNameIndex } from './site-name-index';
  * a cursor, idempotent), queued with `startTask(principal, '<Kind>', scopeId)` (lib/tasks/tasks.ts).
  */
 export const taskKinds: Readonly<Record<string, TaskKind>> = {
+  Import: importTask,
   RebuildSearchIndexes: rebuildSearchIndexes,
   RebuildSiteNameIndex: rebuildSiteNameIndex,
 };
