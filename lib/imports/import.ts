@@ -1,11 +1,11 @@
 import type { Principal } from '../accounts/principal';
 import { csvRows, importEncoding } from '../csv/csv';
-import { writeRecords } from '../items/record-repository';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
 import { siteInTenant } from '../sites/permissions';
 import { ImportTooLargeError, InvalidImportRowsError, NoImportRowsError } from './errors';
+import { writePage } from './page-writer';
 import type { PlannedPage } from './plan';
 import { type ImportParameters, planImport, requireImporter } from './session';
 
@@ -43,7 +43,7 @@ export async function importFile(
     },
   );
   if (result.errors.length > 0) throw new InvalidImportRowsError(result.errors);
-  await writeRecords(
+  await writePage(
     site,
     pages.flatMap((page) => page.writes),
   );

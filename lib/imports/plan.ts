@@ -11,6 +11,7 @@ import { itemKeys } from '../sites/keys';
 import type { Site } from '../sites/model';
 import { Permission, sitePermission } from '../sites/permissions';
 import { reserveItemIds } from '../sites/store';
+import { assertItemSize } from '../storage/queries';
 import type { ImportedComment, ImportRow, RowError } from './rows';
 
 /**
@@ -127,6 +128,7 @@ export class ImportPlanner {
       const { after: draft, extra } = await changedRecord(principal, site, before, row.input, time);
       const after = this.withComments(draft, row.comments, before.comments);
       if (sameContent(before, after)) return undefined;
+      assertItemSize(fromRecord(after));
       return { before, after, extra: [...extra, ...(await checkedWrite(principal, site, before, after))] };
     }
     this.siteBits ??= await sitePermission(principal, site);
@@ -134,6 +136,7 @@ export class ImportPlanner {
       throw new ForbiddenError(`user ${principal.userId} lacks Create on site ${site.siteId}`);
     const { record: draft, extra } = await newRecord(principal, site, row.input, id, time);
     const after = this.withComments(draft, row.comments, undefined);
+    assertItemSize(fromRecord(after));
     return { after, extra: [...extra, ...(await checkedWrite(principal, site, undefined, after))] };
   }
 

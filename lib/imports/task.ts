@@ -11,7 +11,7 @@ import { siteInTenant } from '../sites/permissions';
 import type { Task, TaskKind } from '../tasks/model';
 import { startOwnTask } from '../tasks/tasks';
 import { rowErrorText } from './errors';
-import { writePage } from './page-writer';
+import { dropMarkers, writePage } from './page-writer';
 import { type ImportParameters, planImport, requireImporter } from './session';
 import { dropStaged, stagedPage, stagePage } from './staging';
 
@@ -68,12 +68,13 @@ export const importTask: TaskKind = {
     const { page, pages } = cursor as Cursor;
     if (page >= pages) {
       await dropStaged(task.taskId, pages);
+      await dropMarkers(task.taskId, pages);
       return { done: 0 };
     }
     const principal = await actingUser(task);
     const site = await siteInTenant(principal, task.scopeId);
     const staged = await stagedPage(task.taskId, page);
-    await writePage(site, staged.writes);
+    await writePage(site, staged.writes, { taskId: task.taskId, page });
     const outcome = {
       ...task.outcome,
       Added: Number(task.outcome?.Added ?? 0) + staged.added,

@@ -1,9 +1,9 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { writePage } from '../../lib/imports/page-writer';
-import { stagedPage } from '../../lib/imports/staging';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importTask } from '../../lib/imports/task';
-import { getSite } from '../../lib/sites/repository';
+import { queryKeys, recordsOf as recordKeysOf } from '../../lib/sites/store';
+import { dynamo } from '../../lib/storage/clients';
 import { s3 } from '../../lib/storage/s3';
 import type { TaskKind } from '../../lib/tasks/model';
 import { runStep } from '../../lib/tasks/worker';
@@ -164,41 +164,60 @@ describe('POST /api/BackgroundTasks/{siteId}/Import', () => {
     expect(await stagedObjects()).toBe(0);
   });
 
-  it.each([
-    ['killed after its page was written', 1000],
-    ['killed in the middle of its page', 437],
-  ])('resumes a worker %s, writing every row exactly once', async (_, written) => {
-    const site = await table(`Background crash ${written}`);
+  /** Page 1 dies once: after its whole work, or after `batches` of its BatchWriteItem requests. */
+  const crashes: [string, (taskId: string) => Promise<void>][] = [
+    [
+      'after its page was written',
+      async (taskId) => {
+        (importTask as { page: TaskKind['page'] }).page = async (task, cursor) => {
+          await originalPage(task, cursor);
+          throw new Error('the worker died');
+        };
+        await runStep(taskId);
+      },
+    ],
+    [
+      'in the middle of its batch writes',
+      async (taskId) => {
+        const client = dynamo();
+        const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
+        let batches = 0;
+        const spy = vi.spyOn(client, 'send').mockImplementation((async (command: unknown) => {
+          if (command instanceof BatchWriteCommand && ++batches > 17) throw new Error('the worker died');
+          return send(command);
+        }) as never);
+        try {
+          await runStep(taskId);
+        } finally {
+          spy.mockRestore();
+        }
+      },
+    ],
+  ];
+
+  it.each(crashes)('resumes a worker killed %s, writing every row exactly once', async (_, crash) => {
+    const site = await table(`Background crash ${_}`);
     const guid = await upload(site, rows(2500));
     const taskId = String((await start(site, { Guid: guid })).body.TaskId);
     await runStep(taskId); // start: checked and staged
     await runStep(taskId); // page 0
-    // Page 1 dies after writing `written` of its rows: the step records nothing, the cursor stays.
-    (importTask as { page: TaskKind['page'] }).page = async (task, cursor) => {
-      const staged = await stagedPage(task.taskId, (cursor as { page: number }).page);
-      const live = await getSite(task.tenantId, task.scopeId);
-      if (!live) throw new Error('no site');
-      await writePage(live, staged.writes.slice(0, written));
-      (importTask as { page: TaskKind['page'] }).page = originalPage;
-      throw new Error('the worker died');
-    };
-    await runStep(taskId);
+    await crash(taskId);
+    (importTask as { page: TaskKind['page'] }).page = originalPage;
     expect((await taskOf(taskId)).body.Response).toMatchObject({ Status: 'Running', Done: 1000 });
-    expect(await totalCount(site)).toBe(1000 + written);
     await runToEnd(taskId);
     expect((await taskOf(taskId)).body.Response).toMatchObject({
       Status: 'Completed',
       Done: 2500,
       Added: 2500,
     });
-    const records = await recordsOf(stack.url, admin, site);
+    // The stored count and the records themselves.
     expect(await totalCount(site)).toBe(2500);
-    expect(records.length).toBe(200);
-    const all = await call(stack.url, `/api/items/${site}/get`, {
+    expect((await queryKeys(recordKeysOf(1, site))).length).toBe(2500);
+    const one = await call(stack.url, `/api/items/${site}/get`, {
       ApiKey: admin,
       View: { ColumnFilterHash: { ClassA: 'c1500' }, ColumnFilterSearchTypes: { ClassA: 'ExactMatch' } },
     });
-    expect((all.body.Response as { TotalCount: number }).TotalCount).toBe(1);
+    expect((one.body.Response as { TotalCount: number }).TotalCount).toBe(1);
   });
 });
 
