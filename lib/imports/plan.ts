@@ -146,7 +146,9 @@ export class ImportPlanner {
     comments: readonly ImportedComment[] | undefined,
     kept: readonly Comment[] | undefined,
   ): ItemRecord {
-    if (!comments) return { ...record, comments: kept };
+    // An empty Body cell leaves the record without one, as a record that never had one.
+    if (record.body === '') return this.withComments({ ...record, body: undefined }, comments, kept);
+    if (!comments || sameComments(comments, kept)) return { ...record, comments: kept };
     const replaced = comments.map((comment, index) => ({
       commentId: index + 1,
       createdAt: comment.createdAt ?? this.time,
@@ -186,6 +188,23 @@ export class ImportPlanner {
 export function storedText(record: ItemRecord, columnName: string): string | undefined {
   const value = storedValue(record, columnName);
   return value === undefined || value === '' ? undefined : String(value);
+}
+
+/** The cell's comments are the record's, oldest first, to the second (the export writes no milliseconds). */
+function sameComments(comments: readonly ImportedComment[], kept: readonly Comment[] = []): boolean {
+  const second = (time: number | undefined) => (time === undefined ? undefined : Math.floor(time / 1000));
+  const oldest = [...kept].reverse();
+  return (
+    comments.length === oldest.length &&
+    comments.every((comment, index) => {
+      const stored = oldest[index];
+      return (
+        stored?.body === comment.body &&
+        (comment.creator ?? stored.creator) === stored.creator &&
+        (comment.createdAt === undefined || second(comment.createdAt) === second(stored.createdAt))
+      );
+    })
+  );
 }
 
 const BOOKKEEPING = ['Ver', 'Updator', 'UpdatedAt', 'RecentKey'];

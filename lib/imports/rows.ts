@@ -180,8 +180,11 @@ function put(input: Record<string, unknown>, column: Column, value: unknown): vo
     return;
   }
   if (!column.family) return;
+  // An empty cell (and a false Check, an empty multi-select) leaves the column without a value, as a
+  // record that never had one: what the export writes for one reads back as it.
+  const empty = value === '' || value === false || value === '[]';
   const hash = `${column.family}Hash`;
-  input[hash] = { ...(input[hash] as Record<string, unknown> | undefined), [name]: value };
+  input[hash] = { ...(input[hash] as Record<string, unknown> | undefined), [name]: empty ? null : value };
 }
 
 /** The text a record's stored value of the Key column has (lib/imports/plan.ts storedText), for a cell. */
