@@ -5,6 +5,7 @@ import { benchBulkUpsert, printBulkUpsert } from './bulk-upsert';
 import { type BundlesResult, benchBundles } from './bundles';
 import { projectRoot } from './children';
 import { benchChunkSteps } from './chunk-steps';
+import { benchImport, importVerdicts } from './import';
 import { benchInProcess, type InProcessCase } from './in-process';
 import { benchKeyValues, keyValuesVerdicts, printKeyValues } from './key-values';
 import { benchRecordsView, printRecordsView, recordsViewVerdicts } from './records-view';
@@ -47,7 +48,7 @@ const startEnv = Object.fromEntries(
 
 /**
  * `npm run bench -- bundles sessions` runs only the phases named (sessions, in-process, bundles, start,
- * lookup, lookup-gateway, upload, scripts, records, design, keyvalues, search, ui), so that one figure can be taken alone on a shared machine; none:
+ * lookup, lookup-gateway, upload, scripts, records, design, keyvalues, search, ui, import), so that one figure can be taken alone on a shared machine; none:
  * all of them.
  */
 const only = new Set(process.argv.slice(2));
@@ -138,6 +139,9 @@ const tableDesign = wanted('design')
   : undefined;
 const search = wanted('search') ? await phase('full-text search', () => benchSearch()) : undefined;
 const ui = wanted('ui') ? await phase('browser UI', () => benchUi()) : undefined;
+const imported = wanted('import')
+  ? await phase('background import of 10,000 and 100,000 rows', () => benchImport())
+  : undefined;
 
 for (const result of sessions) {
   report.printSessions(result);
@@ -187,6 +191,11 @@ if (ui) {
   printUi(ui);
   verdicts.push(...uiVerdicts(ui));
 }
+if (imported) {
+  console.log('\nBackground import (issue 25):');
+  console.log(JSON.stringify(imported, null, 2));
+  verdicts.push(...importVerdicts(imported));
+}
 report.printVerdicts(verdicts);
 for (const failure of failures) console.log(`  could not measure: ${failure}`);
 
@@ -212,6 +221,7 @@ const results = {
   chunkSteps,
   search,
   ui,
+  import: imported,
 };
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nWritten to ${file} (${results.durationS} s)`);
