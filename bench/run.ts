@@ -6,6 +6,7 @@ import { type BundlesResult, benchBundles } from './bundles';
 import { projectRoot } from './children';
 import { benchChunkSteps } from './chunk-steps';
 import { benchExport, exportVerdicts, printExport } from './export';
+import { benchImport, importVerdicts } from './import';
 import { benchInProcess, type InProcessCase } from './in-process';
 import { benchKeyValues, keyValuesVerdicts, printKeyValues } from './key-values';
 import { benchRecordsView, printRecordsView, recordsViewVerdicts } from './records-view';
@@ -48,7 +49,7 @@ const startEnv = Object.fromEntries(
 
 /**
  * `npm run bench -- bundles sessions` runs only the phases named (sessions, in-process, bundles, start,
- * lookup, lookup-gateway, upload, scripts, records, design, keyvalues, search, ui, export), so that one figure can be taken alone on a shared machine; none:
+ * lookup, lookup-gateway, upload, scripts, records, design, keyvalues, search, ui, export, import), so that one figure can be taken alone on a shared machine; none:
  * all of them.
  */
 const only = new Set(process.argv.slice(2));
@@ -142,6 +143,9 @@ const ui = wanted('ui') ? await phase('browser UI', () => benchUi()) : undefined
 const exported = wanted('export')
   ? await phase('background export of 10,000 and 100,000 records', () => benchExport())
   : undefined;
+const imported = wanted('import')
+  ? await phase('background import of 10,000 and 100,000 rows', () => benchImport())
+  : undefined;
 
 for (const result of sessions) {
   report.printSessions(result);
@@ -196,6 +200,11 @@ if (exported) {
   printExport(exported);
   verdicts.push(...exportVerdicts(exported));
 }
+if (imported) {
+  console.log('\nBackground import (issue 25):');
+  console.log(JSON.stringify(imported, null, 2));
+  verdicts.push(...importVerdicts(imported));
+}
 report.printVerdicts(verdicts);
 for (const failure of failures) console.log(`  could not measure: ${failure}`);
 
@@ -222,6 +231,7 @@ const results = {
   search,
   ui,
   export: exported,
+  import: imported,
 };
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nWritten to ${file} (${results.durationS} s)`);

@@ -42,15 +42,16 @@ export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
   {
     table: 'tasks',
     handler: 'background-tasks',
+    // Imports write records (items), read their uploaded CSV (binaries, the bucket) and stage pages
+    // there; exports write their file and register it (binaries).
     tables: {
       tasks: 'write',
-      items: 'read',
+      items: 'write',
       accounts: 'read',
       searchIndex: 'write',
       siteIndexes: 'write',
       binaries: 'write',
     },
-    // Exports write their file.
     bucket: 'write',
     batchSize: 1,
     parallelization: 10,

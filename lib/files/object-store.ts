@@ -106,6 +106,14 @@ export async function getObject(key: string): Promise<Buffer> {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/** An object's bytes as they arrive, never whole in memory (an import's CSV, read row by row). */
+export async function objectStream(key: string): Promise<AsyncIterable<Uint8Array>> {
+  const { s3, GetObjectCommand } = await sdk();
+  const result = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+  if (!result.Body) throw new Error(`object ${key} has no body`);
+  return result.Body as AsyncIterable<Uint8Array>;
+}
+
 /**
  * The first `count` bytes of an object that is not empty (fewer when it is shorter): what a type is
  * sniffed from. An empty object has no byte 0, and S3 refuses the range (416) rather than answer nothing.

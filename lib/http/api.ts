@@ -4,6 +4,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import * as z from 'zod';
 import type { Principal } from '../accounts/principal';
 import { settings } from '../config/settings';
+import type { UploadForm } from '../files/multipart-form';
 import { logger } from '../log';
 import type { Route } from '../routes/route';
 import type { ApiMiddleware, ApiResult, Internal, RequestState } from './event';
@@ -22,12 +23,16 @@ export interface EndpointRequest<T, P extends Principal | undefined = Principal>
   readonly pathId: number;
   /** The caller; undefined on the routes anyone may call. */
   readonly principal: P;
+  /** A multipart body's form, on the routes whose JSON is its `parameters` field (lib/routes/route.ts). */
+  readonly form?: UploadForm;
 }
 
 /** The request's body as the route's schema parses it (no schema: no body). */
-type InputOf<R extends Route> = R['request'] extends z.ZodType
-  ? z.infer<R['request']>
-  : Record<string, never>;
+type InputOf<R extends Route> = R['parameters'] extends z.ZodType
+  ? z.infer<R['parameters']>
+  : R['request'] extends z.ZodType
+    ? z.infer<R['request']>
+    : Record<string, never>;
 
 /** A wire result for the envelope (lib/http/response.ts), or a finished HTTP response (a redirect). */
 type Business<R extends Route> = (request: EndpointRequest<InputOf<R>, PrincipalOf<R>>) => Promise<ApiResult>;
@@ -69,14 +74,16 @@ const states = new WeakMap<Context, RequestState>();
  * function comes last and returns a wire result for the envelope.
  */
 export function endpoint<R extends Route>(route: R, business: Business<R>): EndpointHandler {
-  // A multipart body is the handler's to read; its schema in the entry only documents it.
-  const schema = route.requestType === 'multipart' ? noBody : (route.request ?? noBody);
+  // A multipart body is the handler's to read; its schema in the entry only documents it. The imports'
+  // JSON is the form's `parameters` field, checked by the entry's `parameters` schema.
+  const schema = route.requestType === 'multipart' ? (route.parameters ?? noBody) : (route.request ?? noBody);
   const mime = route.checkMime === false ? [] : [mimeCheck()];
   const checks: ApiMiddleware[] = [ipAllowList()];
   // A route that takes an HTML form is one another site's page can post to with the visitor's browser
   // (the login): such a post is refused before its body is read (login CSRF, CONTRACT section 1).
   if (route.form) checks.push(sameOrigin());
-  if (route.parseBody !== false) checks.push(jsonBody({ form: route.form ?? false }));
+  if (route.parseBody !== false)
+    checks.push(jsonBody({ form: route.form ?? false, multipart: route.parameters !== undefined }));
   if (route.auth !== false) checks.push(authenticate(credentials, route.auth));
   if (route.validateBeforeMime) checks.push(validate(schema), ...mime);
   else checks.push(...mime, validate(schema));
@@ -93,6 +100,7 @@ export function endpoint<R extends Route>(route: R, business: Business<R>): Endp
         event,
         pathId: state.pathId,
         principal: state.principal as PrincipalOf<R>,
+        ...(state.form && { form: state.form }),
       });
     });
   return Object.assign(handler, { route });

@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import type { Principal } from '../accounts/principal';
+import type { UploadForm } from '../files/multipart-form';
 import type { ApiResponse } from './response';
 
 /** What the middleware stack learns about a request, in the order it learns it. */
@@ -10,6 +11,8 @@ export interface RequestState {
   /** The parsed JSON (or form) body, before validation. */
   json: Record<string, unknown>;
   principal?: Principal;
+  /** A multipart body whose `parameters` field was the JSON (the imports): its file is the handler's. */
+  form?: UploadForm;
   /** The body after the endpoint's schema, with property names in their canonical case. */
   input?: unknown;
 }

@@ -255,6 +255,39 @@ function recordWrites(site: Site, writes: readonly RecordWrite[]): TransactItem[
   return items;
 }
 
+/**
+ * Records created in bulk outside transactions (an import's plain new records, lib/imports/page-writer.ts,
+ * put by BatchWriteItem): their items, and the parts that check the site is live and move its counts once
+ * for all of them, for the caller's own transaction.
+ */
+export function bulkCreation(
+  site: Site,
+  records: readonly ItemRecord[],
+): { items: Record<string, unknown>[]; counts: TransactItem[] } {
+  const [first] = records;
+  if (!first) return { items: [], counts: [] };
+  const items = records.map((record) => {
+    const item = fromRecord(record);
+    assertItemSize(item);
+    return item;
+  });
+  const live: TransactItem = {
+    ConditionCheck: {
+      TableName: table(),
+      Key: itemKeys.item(site.tenantId, site.siteId),
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(Deleting)',
+    },
+  };
+  return { items, counts: [live, count(first, records.length), ...statusCounts(records, 1)] };
+}
+
+/** A record written plainly (no file, NoDuplication or permission rows go with it): bulkCreation may put it. */
+export function isPlainCreation(write: RecordWrite): boolean {
+  return (
+    !write.before && write.extra.length === 0 && permissionRowWrites(undefined, write.after).length === 0
+  );
+}
+
 export async function recordCount(site: Site): Promise<number> {
   const result = await dynamo().send(
     new GetCommand({ TableName: table(), Key: itemKeys.recordCount(site.tenantId, site.siteId) }),

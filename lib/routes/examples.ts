@@ -205,6 +205,23 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
     },
     answer: done(11, 'Tasks: 1 entries have been added and 1 entries updated.'),
   },
+  'items-import': {
+    request: {
+      parameters: JSON.stringify({ ApiKey, Encoding: 'UTF-8', UpdatableImport: true, Key: 'ClassA' }),
+      file: 'orders.csv (the bytes, as a form-data file part)',
+    },
+    answer: done(10, 'Projects: 2 entries have been added and 1 entries updated.'),
+  },
+  'backgroundtasks-import': {
+    request: {
+      ApiKey,
+      Guid: '0123456789ABCDEF0123456789ABCDEF',
+      Encoding: 'Shift-JIS',
+      Key: 'ClassA',
+      UpdatableImport: true,
+    },
+    answer: { ...done(10, 'Import started.'), TaskId: '7F3A9C2E' },
+  },
   'backgroundtasks-rebuildsearchindexes': {
     request: { ApiKey },
     answer: { ...done(11, 'Search index rebuild started.'), TaskId: '7F3A9C2E' },

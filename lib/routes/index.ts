@@ -1,6 +1,7 @@
 import * as accounts from './accounts';
 import * as exports from './exports';
 import * as files from './files';
+import * as imports from './imports';
 import * as items from './items';
 import * as meta from './meta';
 import type { Route } from './route';
@@ -18,6 +19,7 @@ export const routes: readonly Route[] = [
   ...Object.values(accounts),
   ...Object.values(sites),
   ...Object.values(items),
+  ...Object.values(imports),
   ...Object.values(files),
   ...Object.values(transfers),
   ...Object.values(search),

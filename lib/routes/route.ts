@@ -32,6 +32,11 @@ export interface Route {
   /** The body's schema (undefined: no body): JSON, unless `requestType` says multipart. */
   readonly request?: z.ZodType;
   readonly requestType?: 'json' | 'multipart';
+  /**
+   * A multipart body whose `parameters` field is the JSON (the reference's imports): its schema. The stack
+   * reads the credentials and checks this schema from that field; the handler gets the form's file.
+   */
+  readonly parameters?: z.ZodType;
   /** Query parameters, for the document. */
   readonly query?: z.ZodObject;
   /** What a success answers when it is not JSON (the browser UI's page and assets): a media type. */

@@ -11,8 +11,7 @@ export const unavailableOperations: readonly string[] = [
   // ExtensionsController: the server's extension definitions.
   '/api/extensions/get',
   '/api/extensions/{id}/get',
-  // ItemsController: records from CSV files, summaries.
-  '/api/items/{id}/import',
+  // ItemsController: summaries.
   '/api/items/{id}/synchronizesummaries',
   // OutgoingMailsController, routed as {reference}/{id}/OutgoingMails/Send.
   '/api/items/{id}/OutgoingMails/Send',

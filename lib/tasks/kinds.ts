@@ -1,4 +1,5 @@
 import { exportTask } from '../exports/background';
+import { importTask } from '../imports/task';
 import { rebuildSearchIndexes } from '../search/rebuild';
 import type { TaskKind } from './model';
 import { rebuildSiteNameIndex } from './site-name-index';
@@ -9,6 +10,7 @@ import { rebuildSiteNameIndex } from './site-name-index';
  * a cursor, idempotent), queued with `startTask(principal, '<Kind>', scopeId)` (lib/tasks/tasks.ts).
  */
 export const taskKinds: Readonly<Record<string, TaskKind>> = {
+  Import: importTask,
   RebuildSearchIndexes: rebuildSearchIndexes,
   RebuildSiteNameIndex: rebuildSiteNameIndex,
   Export: exportTask,

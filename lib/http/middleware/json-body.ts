@@ -1,13 +1,19 @@
 import { BadRequestError, InvalidJsonError } from '../../errors';
+import { parseUploadForm } from '../../files/multipart-form';
 import type { ApiMiddleware } from '../event';
 import { parseJsonText } from '../json-text';
 
 export interface JsonBodyOptions {
   /** Also take an HTML form (application/x-www-form-urlencoded), as the login page posts one. */
   readonly form: boolean;
+  /**
+   * The body is multipart/form-data whose `parameters` field holds the JSON (the reference's imports):
+   * the JSON is read from it, and the form is kept for the handler (`state.form`).
+   */
+  readonly multipart: boolean;
 }
 
-const defaults: JsonBodyOptions = { form: false };
+const defaults: JsonBodyOptions = { form: false, multipart: false };
 
 /**
  * Parses the request body into `event.kiroku.json`. Not JSON, an array or a scalar → 400 `Invalid json
@@ -15,7 +21,7 @@ const defaults: JsonBodyOptions = { form: false };
  * are checked here too: ApiKey is text (a number is taken as its text), ApiVersion a number or its text.
  */
 export function jsonBody(options: Partial<JsonBodyOptions> = {}): ApiMiddleware {
-  const { form } = { ...defaults, ...options };
+  const { form, multipart } = { ...defaults, ...options };
 
   const jsonBodyBefore: ApiMiddleware['before'] = (request) => {
     const { event } = request;
@@ -23,10 +29,20 @@ export function jsonBody(options: Partial<JsonBodyOptions> = {}): ApiMiddleware 
     if (id !== undefined && !/^-?\d{1,15}$/.test(id))
       throw new BadRequestError(`path id ${id} is not a number`);
 
-    const text =
-      event.body === undefined ? '' : event.isBase64Encoded ? decodeBase64(event.body) : event.body;
     const type = (event.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-    const json = form && type === 'application/x-www-form-urlencoded' ? parseForm(text) : parseJson(text);
+    let json: Record<string, unknown>;
+    if (multipart) {
+      if (type !== 'multipart/form-data')
+        throw new BadRequestError('the body must be multipart/form-data with the fields parameters and file');
+      const body = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+      const parsed = parseUploadForm(body, event.headers['content-type']);
+      request.internal.kiroku.form = parsed;
+      json = parseJson(parsed.fields.parameters ?? '');
+    } else {
+      const text =
+        event.body === undefined ? '' : event.isBase64Encoded ? decodeBase64(event.body) : event.body;
+      json = form && type === 'application/x-www-form-urlencoded' ? parseForm(text) : parseJson(text);
+    }
 
     const apiKey = propertyOf(json, 'ApiKey');
     if (apiKey !== undefined && apiKey !== null && typeof apiKey !== 'string' && typeof apiKey !== 'number') {
