@@ -19,17 +19,19 @@ export const exportColumn = z.object({
   ExportJsonFormat: boolean().nullable().optional(),
 });
 
-export const exportSettings = z.object({
-  Name: text({ max: MAX_LENGTH.title }).nullable().optional(),
-  Type: enumeration.nullable().optional(),
-  Header: boolean().nullable().optional(),
-  DelimiterType: enumeration.nullable().optional(),
-  EncloseDoubleQuotes: boolean().nullable().optional(),
-  // Read by the reference's UI only; accepted and left alone, as the reference's API does.
-  ExecutionType: z.unknown().optional(),
-  ExportCommentsJsonFormat: z.unknown().optional(),
-  Columns: z.array(exportColumn).max(1000).nullable().optional(),
-});
+export const exportSettings = z
+  .object({
+    Name: text({ max: MAX_LENGTH.title }).nullable().optional(),
+    Type: enumeration.nullable().optional(),
+    Header: boolean().nullable().optional(),
+    DelimiterType: enumeration.nullable().optional(),
+    EncloseDoubleQuotes: boolean().nullable().optional(),
+    // Read by the reference's UI only; accepted and left alone, as the reference's API does.
+    ExecutionType: freeForm().optional(),
+    ExportCommentsJsonFormat: freeForm().optional(),
+    Columns: z.array(exportColumn).max(1000).nullable().optional(),
+  })
+  .meta({ id: 'ExportSettings' });
 export type ExportSettings = z.infer<typeof exportSettings>;
 
 export const exportRequest = z.object({

@@ -1,4 +1,4 @@
-import { accountImportForm } from '../account-imports/schemas';
+import { accountImportForm, accountImportParameters } from '../account-imports/schemas';
 import { copyPackageRequest, copyPackageResponse } from '../packages/copy-schemas';
 import { apiResultSchema } from '../schema';
 import { itemsWrite, type Route } from './route';
@@ -16,16 +16,15 @@ export const itemsCopysitepackage = {
   response: copyPackageResponse,
 } as const satisfies Route;
 
-// The multipart body is read by the handler (lib/account-imports/request.ts): its credentials are a
-// Bearer key or the login cookie until the stack reads the ApiKey inside `parameters`.
+// The multipart body's `parameters` field is the JSON (ApiKey included); the file is the first file part.
 const accountImport = {
   method: 'POST',
   tables: { accounts: 'write' },
   auth: { bearer: true },
-  parseBody: false,
   checkMime: false,
   requestType: 'multipart',
   request: accountImportForm,
+  parameters: accountImportParameters,
   response: apiResultSchema,
 } as const;
 

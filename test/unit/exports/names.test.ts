@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Language } from '../../../lib/columns/definitions';
 import { exportEncoding } from '../../../lib/exports/background';
 import { exportFileName } from '../../../lib/exports/file-name';
-import { contentDisposition } from '../../../lib/exports/file-stream';
+import { contentDisposition } from '../../../lib/http/file-stream';
 
 const instant = Date.parse('2026-01-02T01:11:12Z');
 

@@ -1,8 +1,8 @@
 import type { Principal } from '../accounts/principal';
 import * as objects from '../files/object-store';
 import { servedType } from '../files/served-type';
-import type { ApiResult } from '../http/event';
 import { readableFile } from '../items/file-access';
+import type { ApiResult } from './event';
 
 /**
  * `POST /api/binaries/{guid}/getstream` (reference note §4): the file's bytes as an attachment, to whoever
