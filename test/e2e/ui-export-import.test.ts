@@ -20,7 +20,8 @@ let accounts: TestAccounts;
 let browser: Browser;
 
 beforeAll(async () => {
-  stack = await startStack();
+  // The tasks run as under npm start: the worker is fed by the Tasks table's stream.
+  stack = await startStack({ streams: true });
   accounts = await seedAccounts(stack.url);
   browser = await launchBrowser();
 });
