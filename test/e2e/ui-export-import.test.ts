@@ -185,8 +185,17 @@ describe('export and import in the browser', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await page.getByRole('cell', { name: '札幌' }).waitFor();
     await page.getByRole('searchbox').fill('札幌');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect.poll(() => page.locator('table.grid tbody tr').count()).toBe(1);
+    // The search index follows the Items stream a moment behind the import (CONTRACT 9): search again
+    // until it has the new rows, as a user would.
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Search', exact: true }).click();
+          return page.locator('table.grid tbody tr').count();
+        },
+        { timeout: 30_000, intervals: [500, 1_000, 2_000] },
+      )
+      .toBe(1);
     await page.getByRole('button', { name: 'Export', exact: true }).click();
     const exporting = page.getByRole('dialog', { name: 'Export' });
     // An English page offers UTF-8 (with its BOM) first.
