@@ -1,6 +1,4 @@
-import { principalOf } from '../accounts/authentication';
 import type { Principal } from '../accounts/principal';
-import { getTenant, getUser } from '../accounts/repository';
 import { now } from '../clock';
 import { settings } from '../config/settings';
 import { type CsvEncoding, csvEncoder } from '../csv/csv';
@@ -11,7 +9,7 @@ import { newGuid } from '../files/upload';
 import { recordCount } from '../items/record-repository';
 import type { Outcome } from '../results';
 import type { Task, TaskKind } from '../tasks/model';
-import { startOwnTask } from '../tasks/tasks';
+import { startOwnTask, taskPrincipal } from '../tasks/tasks';
 import { exportFileName } from './file-name';
 import { type ExportRequestInput, type PreparedExport, prepareExport } from './prepare';
 import { type PageCursor, recordPage, sortedIds } from './record-pages';
@@ -84,14 +82,6 @@ export async function requestExport(
 
 /** The inputs the request recorded (requestExport). */
 const paramsOf = (task: Task) => (task.params ?? {}) as unknown as Params;
-
-/** The user who started the task, as a principal; undefined when they can no longer act. */
-async function taskPrincipal(task: Task): Promise<Principal | undefined> {
-  const user = task.userId === undefined ? undefined : await getUser(task.userId);
-  if (!user || user.disabled || user.tenantId !== task.tenantId) return undefined;
-  const zone = user.timeZone ?? (await getTenant(user.tenantId))?.timeZone;
-  return { ...principalOf(user, 'apiKey'), ...(zone && { timeZone: zone }) };
-}
 
 /** The task's export prepared again for its user, or why it cannot go on (their rights were withdrawn). */
 async function prepared(task: Task): Promise<{ principal: Principal; export: PreparedExport } | string> {

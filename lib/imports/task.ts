@@ -1,6 +1,4 @@
-import { principalOf } from '../accounts/authentication';
 import type { Principal } from '../accounts/principal';
-import { getTenant, getUser } from '../accounts/repository';
 import { settings } from '../config/settings';
 import { csvRows, importEncoding } from '../csv/csv';
 import { ForbiddenError, NotFoundError } from '../errors';
@@ -9,7 +7,7 @@ import { getBinary } from '../files/repository';
 import type { Outcome } from '../results';
 import { siteInTenant } from '../sites/permissions';
 import type { Task, TaskKind } from '../tasks/model';
-import { startOwnTask } from '../tasks/tasks';
+import { startOwnTask, taskPrincipal } from '../tasks/tasks';
 import { rowErrorText } from './errors';
 import { dropMarkers, writePage } from './page-writer';
 import { type ImportParameters, planImport, requireImporter } from './session';
@@ -84,13 +82,11 @@ export const importTask: TaskKind = {
   },
 };
 
-/** The user who started the task, as their requests see them (their zone, else their tenant's). */
+/** The user who started the task; a user who can no longer act ends it. */
 async function actingUser(task: Task): Promise<Principal> {
-  const user = task.userId === undefined ? undefined : await getUser(task.userId);
-  if (!user || user.disabled || user.tenantId !== task.tenantId)
-    throw new NotFoundError(`the user who started task ${task.taskId} is gone`);
-  const zone = user.timeZone ?? (await getTenant(user.tenantId))?.timeZone;
-  return { ...principalOf(user, 'apiKey'), ...(zone && { timeZone: zone }) };
+  const principal = await taskPrincipal(task);
+  if (!principal) throw new NotFoundError(`the user who started task ${task.taskId} is gone`);
+  return principal;
 }
 
 /** The object key of a CSV the caller uploaded (any other GUID is not found). */

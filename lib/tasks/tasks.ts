@@ -1,4 +1,6 @@
+import { principalOf } from '../accounts/authentication';
 import type { Principal } from '../accounts/principal';
+import { getTenant, getUser } from '../accounts/repository';
 import { now } from '../clock';
 import { NotFoundError } from '../errors';
 import { formatLocal } from '../zoned-time';
@@ -67,4 +69,15 @@ export function taskView(task: Task, zone: string): Record<string, unknown> {
     Message: task.status === 'Failed' ? task.error : undefined,
     ...task.outcome,
   };
+}
+
+/**
+ * The user who started a task of its own (startOwnTask), as their requests see them (their zone, else
+ * their tenant's); undefined when they can no longer act (gone, disabled, moved to another tenant).
+ */
+export async function taskPrincipal(task: Task): Promise<Principal | undefined> {
+  const user = task.userId === undefined ? undefined : await getUser(task.userId);
+  if (!user || user.disabled || user.tenantId !== task.tenantId) return undefined;
+  const zone = user.timeZone ?? (await getTenant(user.tenantId))?.timeZone;
+  return { ...principalOf(user, 'apiKey'), ...(zone && { timeZone: zone }) };
 }

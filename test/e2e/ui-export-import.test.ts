@@ -193,7 +193,7 @@ describe('export and import in the browser', () => {
           await page.getByRole('button', { name: 'Search', exact: true }).click();
           return page.locator('table.grid tbody tr').count();
         },
-        { timeout: 30_000, intervals: [500, 1_000, 2_000] },
+        { timeout: 30_000, interval: 1_000 },
       )
       .toBe(1);
     await page.getByRole('button', { name: 'Export', exact: true }).click();
