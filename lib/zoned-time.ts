@@ -77,8 +77,16 @@ export function instantOf(time: WallTime, zone: string): number {
     time.second,
     time.millisecond,
   );
+  // The offsets in force around it: a wall time that exists is named under one of them; in a repeated
+  // hour (or two, as Antarctica/Troll's fall back) under two, and the earlier instant is the one named.
+  let named: number | undefined;
+  for (const offset of new Set([-DAY_MS, 0, DAY_MS].map((shift) => offsetAt(asUtc + shift, zone)))) {
+    const instant = asUtc - offset;
+    if (offsetAt(instant, zone) === offset && (named === undefined || instant < named)) named = instant;
+  }
+  if (named !== undefined) return named;
+  // A wall time in a gap, which no offset names: the offset found at the guess, as before.
   let instant = asUtc - offsetAt(asUtc, zone);
-  // The offset at the guess may differ from the one at the result across a change of offset.
   instant = asUtc - offsetAt(instant, zone);
   return instant;
 }
