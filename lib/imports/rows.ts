@@ -1,4 +1,5 @@
 import { MAX_LENGTH } from '../bounds';
+import { TOP_LEVEL_COLUMNS } from '../columns/defaults';
 import type { Column, ResolvedColumns } from '../columns/model';
 import type { RecordWriteInput } from '../items/schemas';
 import { parseDateTime } from '../zoned-time';
@@ -55,18 +56,8 @@ export interface ImportedComment {
 
 const SKIPPED_KINDS = new Set(['attachments', 'titleBody', 'version']);
 const MIGRATION_ONLY = new Set(['Creator', 'Updator', 'CreatedTime', 'UpdatedTime']);
-const TOP_LEVEL = new Set([
-  'Title',
-  'Body',
-  'Status',
-  'Manager',
-  'Owner',
-  'StartTime',
-  'CompletionTime',
-  'WorkValue',
-  'ProgressRate',
-  'Locked',
-]);
+// The record's top-level columns (lib/columns/defaults.ts), and Locked, which an import may also set.
+const TOP_LEVEL = new Set([...TOP_LEVEL_COLUMNS, 'Locked']);
 
 /** The columns the header names, each once (a repeated one keeps its last header, as the reference). */
 export function importColumns(columns: ResolvedColumns, header: readonly string[]): ImportColumn[] {

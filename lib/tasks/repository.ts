@@ -20,22 +20,30 @@ const scopeKey = (task: Pick<Task, 'tenantId' | 'kind' | 'scopeId'>) => ({
 
 export const TASK_SORT_KEY = 'TASK';
 
+/** A task as queued: nothing done yet. */
+function newTask(
+  scope: Pick<Task, 'tenantId' | 'kind' | 'scopeId' | 'userId' | 'params'>,
+  createdAt: number,
+): Task {
+  return {
+    ...scope,
+    taskId: randomUUID(),
+    status: 'Queued',
+    total: 0,
+    done: 0,
+    step: 0,
+    attempts: 0,
+    createdAt,
+  };
+}
+
 /** Queues a task for the scope, or finds the one already queued or running there. */
 export async function queueTask(
   scope: Pick<Task, 'tenantId' | 'kind' | 'scopeId' | 'userId' | 'params'>,
   createdAt: number,
 ): Promise<{ task: Task; created: boolean }> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const task: Task = {
-      ...scope,
-      taskId: randomUUID(),
-      status: 'Queued',
-      total: 0,
-      done: 0,
-      step: 0,
-      attempts: 0,
-      createdAt,
-    };
+    const task = newTask(scope, createdAt);
     try {
       await dynamo().send(
         new TransactWriteCommand({
@@ -128,16 +136,7 @@ export async function queueOwnTask(
   scope: Pick<Task, 'tenantId' | 'kind' | 'scopeId' | 'userId' | 'params'>,
   createdAt: number,
 ): Promise<Task> {
-  const task: Task = {
-    ...scope,
-    taskId: randomUUID(),
-    status: 'Queued',
-    total: 0,
-    done: 0,
-    step: 0,
-    attempts: 0,
-    createdAt,
-  };
+  const task = newTask(scope, createdAt);
   await dynamo().send(
     new PutCommand({
       TableName: table(),
