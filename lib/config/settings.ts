@@ -51,6 +51,17 @@ const groups = {
     ServerScriptTimeOut: z.number().int().positive().default(10000),
   }),
   Search: z.strictObject({ CreateIndexes: z.boolean().default(true) }),
+  Notification: z.strictObject({
+    /** Private, loopback or link-local hosts (names or addresses) that notifications may post to (CONTRACT 14). */
+    AllowedHosts: z.array(z.string().min(1)).default([]),
+  }),
+  Mail: z.strictObject({
+    /** SMTP outside AWS (CONTRACT 14); in AWS mail goes through SES and these are not read. */
+    SmtpHost: z.string().min(1).optional(),
+    SmtpPort: z.number().int().min(1).max(65_535).default(25),
+    /** The sender when a mail names none (the reference's caller address, else this). */
+    From: z.string().min(1).optional(),
+  }),
 };
 
 /**
@@ -68,6 +79,8 @@ const settingsSchema = z.strictObject({
   Api: groups.Api.default(groups.Api.parse({}, once)),
   Script: groups.Script.default(groups.Script.parse({}, once)),
   Search: groups.Search.default(groups.Search.parse({}, once)),
+  Notification: groups.Notification.default(groups.Notification.parse({}, once)),
+  Mail: groups.Mail.default(groups.Mail.parse({}, once)),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

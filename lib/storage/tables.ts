@@ -135,6 +135,19 @@ export const tables = {
     sortKey: 'sk',
     stream: true,
   },
+  /**
+   * Deliveries of notifications (lib/notifications/): a row per notice to send, written from the Items stream
+   * or a server script, under its site and in time order; its attempts and outcome are kept on it until it
+   * expires. The stream feeds the sender. A TTL and so no secondary index.
+   */
+  deliveries: {
+    id: 'Deliveries',
+    envVar: 'KIROKU_TABLE_DELIVERIES',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: 'ExpiresAt',
+    stream: true,
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof tables;

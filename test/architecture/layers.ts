@@ -24,8 +24,10 @@ export const layers: readonly (readonly string[])[] = [
   ['lib/files/'],
   ['lib/accounts/'],
   ['lib/sessions/'],
+  ['lib/mail/'],
   ['lib/sites/'],
   ['lib/items/'],
+  ['lib/notifications/'],
   [
     'lib/packages/',
     'lib/search/',
