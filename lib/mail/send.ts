@@ -1,7 +1,10 @@
 import { createTransport } from 'nodemailer';
 import { loadSettings } from '../config/settings';
 
-/** One mail, its addresses resolved. */
+/**
+ * One mail. An address may still be a token of the reference, `[User1]`, `[Group2]` or `[Dept3]`: the sender
+ * expands it to the members' addresses in the tenant.
+ */
 export interface MailMessage {
   readonly from?: string;
   readonly to: readonly string[];
@@ -15,7 +18,7 @@ export interface MailMessage {
  * Sends one mail (CONTRACT 14): through SMTP at `Mail.SmtpHost`. Resolves once the server took it; rejects
  * with the server's reason otherwise.
  */
-export async function sendMail(mail: MailMessage): Promise<{ messageId: string }> {
+export async function sendMail(_tenantId: number, mail: MailMessage): Promise<{ messageId: string }> {
   const { Mail } = loadSettings();
   if (!Mail.SmtpHost) throw new Error('no mail service: set Mail.SmtpHost');
   const from = mail.from ?? Mail.From;

@@ -39,7 +39,7 @@ export interface HttpNotice {
   readonly signed: boolean;
 }
 
-/** One mail. Addresses are resolved already (`[User1]`, `[ColumnName]` and `[RelatedUsers]` expanded). */
+/** One mail: `[ColumnName]` and `[RelatedUsers]` are replaced already, `[User1]`-style tokens are left to sendMail. */
 export interface MailNotice extends MailMessage {
   readonly kind: 'mail';
   readonly type: typeof NotificationType.Mail;
