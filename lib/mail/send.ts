@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import { loadSettings } from '../config/settings';
+import { settings } from '../config/settings';
 
 /**
  * One mail. An address may still be a token of the reference, `[User1]`, `[Group2]` or `[Dept3]`: the sender
@@ -19,7 +19,7 @@ export interface MailMessage {
  * with the server's reason otherwise.
  */
 export async function sendMail(_tenantId: number, mail: MailMessage): Promise<{ messageId: string }> {
-  const { Mail } = loadSettings();
+  const { Mail } = settings();
   if (!Mail.SmtpHost) throw new Error('no mail service: set Mail.SmtpHost');
   const from = mail.from ?? Mail.From;
   if (!from) throw new Error('no sender: the mail names none and Mail.From is not set');
