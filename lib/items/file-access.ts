@@ -20,6 +20,7 @@ import type { Attachment, ItemRecord } from './model';
 import { canOnRecord, recordPermission } from './record-permissions';
 import * as records from './record-repository';
 import { recordInTenant, requireUnlocked } from './records';
+import { nextVersion } from './record-versions';
 
 /**
  * The binary endpoints (web-api.txt 4.5, 7.2; CONTRACT section 6): new uploads, uploads to an attached
@@ -215,6 +216,7 @@ async function storeInRecord(
     updator: principal.userId,
     updatedAt: time,
     ver: record.ver + 1,
+    version: nextVersion(site, record, { updator: principal.userId, time, zone: callerZone(principal) }),
   };
   await records.updateRecord(record, after, [
     overwrite ? repository.replaceContentItem(current, row) : repository.insertItem(row),

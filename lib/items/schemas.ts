@@ -75,7 +75,7 @@ export const recordFields = {
   Locked: boolean().optional(),
   /** One new comment; a blank one is ignored, as the reference does. */
   Comments: text({ max: 65_536 }).nullable().optional(),
-  /** Kiroku keeps no history: every update is a new Ver already, so VerUp asks for nothing more. */
+  /** A new version whatever the site's AutoVerUpType says (lib/items/record-versions.ts). */
   VerUp: boolean().optional(),
   Manager: integer({ min: 0 }).optional(),
   Owner: integer({ min: 0 }).optional(),
