@@ -144,6 +144,8 @@ export const recordGetRequest = z.object({
   PageSize: integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).optional(),
   /** Compiled against the site's columns (lib/items/view/view.ts): what it cannot apply is a 400. */
   View: freeForm().nullable().optional(),
+  /** Normal (the default), History or NormalAndHistory (lib/items/history.ts); Deleted is refused. */
+  TableType: z.string().max(32).nullable().optional(),
 });
 
 export const recordSchema = z
