@@ -19,8 +19,8 @@ import { checkColumnLimits, columnSettings, entryOf } from './attachments';
 import type { Attachment, ItemRecord } from './model';
 import { canOnRecord, recordPermission } from './record-permissions';
 import * as records from './record-repository';
-import { recordInTenant, requireUnlocked } from './records';
 import { nextVersion } from './record-versions';
+import { recordInTenant, requireUnlocked } from './records';
 
 /**
  * The binary endpoints (web-api.txt 4.5, 7.2; CONTRACT section 6): new uploads, uploads to an attached

@@ -102,7 +102,9 @@ export async function readItem(
   if (item.kind === 'site' && site.referenceType === 'Sites') {
     await requirePermission(principal, site, Permission.Read);
     if (tableType !== 'Normal')
-      throw new UnsupportedInputError(`TableType: ${tableType}: Kiroku keeps versions of records, not of folders.`);
+      throw new UnsupportedInputError(
+        `TableType: ${tableType}: Kiroku keeps versions of records, not of folders.`,
+      );
     return { response: { Data: siteView(site, callerZone(principal)) } };
   }
   if (!recordHolders.has(site.referenceType)) throw new NotFoundError(`site ${id} holds no records`);
@@ -146,7 +148,10 @@ export async function readItem(
         ? await recordHistorySelection(tableType, item.record, view, paging)
         : await siteHistorySelection(tableType, principal.tenantId, access ?? noAccess, view, paging)
       : item.kind === 'record'
-        ? { totalCount: view.filter(item.record) ? 1 : 0, page: view.filter(item.record) ? [item.record] : [] }
+        ? {
+            totalCount: view.filter(item.record) ? 1 : 0,
+            page: view.filter(item.record) ? [item.record] : [],
+          }
         : await selectVisible(access?.readable ?? [], access?.granted ?? [], view, paging);
   // The sites the page's records come from, for scripts (a site's read shows its integrated sites' too).
   const sites = access ? access.sites : [site];

@@ -159,28 +159,37 @@ describe('TableType', () => {
   };
 
   it.each([
-    ['Results', () => results, {}, 'ResultId', (row: Row) => (row.ClassHash as Record<string, string>).ClassA],
+    [
+      'Results',
+      () => results,
+      {},
+      'ResultId',
+      (row: Row) => (row.ClassHash as Record<string, string>).ClassA,
+    ],
     ['Issues', () => issues, {}, 'IssueId', (row: Row) => (row.ClassHash as Record<string, string>).ClassA],
     ['ApiVersion 1.0 (flat)', () => results, { ApiVersion: 1.0 }, 'ResultId', (row: Row) => row.ClassA],
-  ])('%s: History answers the kept versions newest first, NormalAndHistory the current one too', async (_, site, extra, idName, classA) => {
-    const id = await threeVersions(site());
-    const history = await page(id, { TableType: 'History', ...extra });
-    expect(history).toMatchObject({ Offset: 0, PageSize: 200, TotalCount: 2 });
-    expect(history.Data.map((row) => [row.Ver, row.Title, classA(row), row[idName]])).toEqual([
-      [2, 'b', 'b', id],
-      [1, 'a', 'a', id],
-    ]);
-    expect(history.Data[0]).toMatchObject({ Updator: 1, Creator: 1 });
-    const both = await page(id, { TableType: 'NormalAndHistory', ...extra });
-    expect(both.Data.map((row) => [row.Ver, classA(row)])).toEqual([
-      [3, 'c'],
-      [2, 'b'],
-      [1, 'a'],
-    ]);
-    const normal = await page(id, { ...extra });
-    expect(normal.Data.map((row) => row.Ver)).toEqual([3]);
-    expect(await page(id, { TableType: 'normal', ...extra })).toEqual(normal);
-  });
+  ])(
+    '%s: History answers the kept versions newest first, NormalAndHistory the current one too',
+    async (_, site, extra, idName, classA) => {
+      const id = await threeVersions(site());
+      const history = await page(id, { TableType: 'History', ...extra });
+      expect(history).toMatchObject({ Offset: 0, PageSize: 200, TotalCount: 2 });
+      expect(history.Data.map((row) => [row.Ver, row.Title, classA(row), row[idName]])).toEqual([
+        [2, 'b', 'b', id],
+        [1, 'a', 'a', id],
+      ]);
+      expect(history.Data[0]).toMatchObject({ Updator: 1, Creator: 1 });
+      const both = await page(id, { TableType: 'NormalAndHistory', ...extra });
+      expect(both.Data.map((row) => [row.Ver, classA(row)])).toEqual([
+        [3, 'c'],
+        [2, 'b'],
+        [1, 'a'],
+      ]);
+      const normal = await page(id, { ...extra });
+      expect(normal.Data.map((row) => row.Ver)).toEqual([3]);
+      expect(await page(id, { TableType: 'normal', ...extra })).toEqual(normal);
+    },
+  );
 
   it('the View filters and pages the versions', async () => {
     const id = await threeVersions(results);
