@@ -13,7 +13,7 @@ import type { ItemRecord } from './model';
  * A departure on purpose: the reference's API applies Default's rule only where its editor (the VerUp check
  * box it ticks and locks) or a server script asks for it, so an API update under Default never makes a
  * version unless it says `VerUp: true`. Kiroku applies the site's rule the same way on every path that
- * updates a record (API, UI, import, upload, script), so a record's history does not depend on the client.
+ * updates a record (API, UI, import, upload), so a record's history does not depend on the client.
  */
 /** The site's rule; a stored value Kiroku cannot read (refused when the settings are written) is Default. */
 export function autoVerUpType(site: Site): AutoVerUpType {
