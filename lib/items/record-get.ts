@@ -13,7 +13,7 @@ import { keyValuesOf, planKeyValues } from './key-values';
 import { canOnRecord, readableInSite } from './record-permissions';
 import * as repository from './record-repository';
 import { loadingAll, noScripts, type RecordScripts } from './record-scripts';
-import { selectVisible } from './record-select';
+import { type Selection, selectVisible } from './record-select';
 import type { Column } from './view/columns';
 import { viewJoins } from './view/joins';
 import {
@@ -26,6 +26,7 @@ import {
 } from './view/view';
 import { legacyRecordView, recordView } from './views';
 
+/** A table read always has its access (a caller without any is refused above): this only satisfies the type. */
 const noAccess = { sites: [], siteIds: [], readable: [], granted: [] };
 
 /** The reference's Api.PageSize: the most records one read returns, and the page size otherwise. */
@@ -142,17 +143,18 @@ export async function readItem(
   const plan = asKeyValues ? planKeyValues(principal, site, view.properties, zone) : undefined;
   plan?.catch(() => undefined);
   const paging = { offset, pageSize };
-  const selection =
-    tableType !== 'Normal'
-      ? item.kind === 'record'
-        ? await recordHistorySelection(tableType, item.record, view, paging)
-        : await siteHistorySelection(tableType, principal.tenantId, access ?? noAccess, view, paging)
-      : item.kind === 'record'
-        ? {
-            totalCount: view.filter(item.record) ? 1 : 0,
-            page: view.filter(item.record) ? [item.record] : [],
-          }
-        : await selectVisible(access?.readable ?? [], access?.granted ?? [], view, paging);
+  const record = item.kind === 'record' ? item.record : undefined;
+  let selection: Selection;
+  if (tableType !== 'Normal') {
+    selection = record
+      ? await recordHistorySelection(tableType, record, view, paging)
+      : await siteHistorySelection(tableType, principal.tenantId, access ?? noAccess, view, paging);
+  } else if (record) {
+    const shown = view.filter(record);
+    selection = { totalCount: shown ? 1 : 0, page: shown ? [record] : [] };
+  } else {
+    selection = await selectVisible(access?.readable ?? [], access?.granted ?? [], view, paging);
+  }
   // The sites the page's records come from, for scripts (a site's read shows its integrated sites' too).
   const sites = access ? access.sites : [site];
   // WhenloadingRecord scripts may change what is shown, never what is stored.
