@@ -206,6 +206,19 @@ describe('TableType', () => {
     expect(second.Data.map((row) => row.Ver)).toEqual([1]);
   });
 
+  it('ApiDataType KeyValues shows the versions by the grid columns, as it shows records', async () => {
+    const id = await threeVersions(results);
+    const history = await page(id, {
+      TableType: 'History',
+      View: { ApiDataType: 'KeyValues', GridColumns: ['Ver', 'Title'] },
+    });
+    // Keyed by the columns' labels in the caller's language (Japanese by default).
+    expect(history.Data).toEqual([
+      { バージョン: 2, タイトル: 'b' },
+      { バージョン: 1, タイトル: 'a' },
+    ]);
+  });
+
   it("a table's History answers the kept versions of its records", async () => {
     const site = await createSite(stack.url, admin, 0, {
       Title: 'Table',
