@@ -181,6 +181,7 @@ async function loadRecords(siteId: number, from: number, to: number): Promise<vo
         createdAt: time,
         updatedAt: time,
         ver: 1,
+        version: 1,
       }),
     );
   }

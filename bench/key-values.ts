@@ -102,6 +102,7 @@ async function load(parents: number, children: number): Promise<void> {
       createdAt: base + n * 60_000,
       updatedAt: base + n * 60_000,
       ver: 1,
+      version: 1,
     });
   const items: Record<string, unknown>[] = [];
   for (let n = 0; n < PARENTS; n++) items.push(record(parents, 20_000_000 + n, n, {}));

@@ -206,6 +206,7 @@ async function loadRecords(siteId: number, count: number): Promise<void> {
         createdAt: time,
         updatedAt: time,
         ver: 1,
+        version: 1,
       }),
     );
   }

@@ -6,6 +6,7 @@ import { type BundlesResult, benchBundles } from './bundles';
 import { projectRoot } from './children';
 import { benchChunkSteps } from './chunk-steps';
 import { benchExport, exportVerdicts, printExport } from './export';
+import { benchHistory, historyVerdicts, printHistory } from './history';
 import { benchImport, importVerdicts } from './import';
 import { benchInProcess, type InProcessCase } from './in-process';
 import { benchKeyValues, keyValuesVerdicts, printKeyValues } from './key-values';
@@ -49,7 +50,7 @@ const startEnv = Object.fromEntries(
 
 /**
  * `npm run bench -- bundles sessions` runs only the phases named (sessions, in-process, bundles, start,
- * lookup, lookup-gateway, upload, scripts, records, design, keyvalues, search, ui, export, import), so that one figure can be taken alone on a shared machine; none:
+ * lookup, lookup-gateway, upload, scripts, records, design, history, keyvalues, search, ui, export, import), so that one figure can be taken alone on a shared machine; none:
  * all of them.
  */
 const only = new Set(process.argv.slice(2));
@@ -138,6 +139,11 @@ const bulkUpsert = wanted('records')
 const tableDesign = wanted('design')
   ? await phase('records: creates through a table design vs plain', () => benchTableDesign())
   : undefined;
+const history = wanted('history')
+  ? await phase('history: updates with and without a version, gets with and without 1,000', () =>
+      benchHistory(),
+    )
+  : undefined;
 const search = wanted('search') ? await phase('full-text search', () => benchSearch()) : undefined;
 const ui = wanted('ui') ? await phase('browser UI', () => benchUi()) : undefined;
 const exported = wanted('export')
@@ -185,6 +191,10 @@ if (recordsView) {
 }
 if (bulkUpsert) printBulkUpsert(bulkUpsert);
 if (tableDesign) printTableDesign(tableDesign);
+if (history) {
+  printHistory(history);
+  verdicts.push(...historyVerdicts(history));
+}
 if (chunkSteps) report.printChunkSteps(chunkSteps);
 if (search) {
   console.log('\nFull-text search (issue 14):');

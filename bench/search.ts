@@ -335,6 +335,7 @@ async function loadRecords(
           createdAt: time + recordId - first,
           updatedAt: time + recordId - first,
           ver: 1,
+          version: 1,
         };
         return { PutRequest: { Item: fromRecord(record) } };
       });

@@ -146,6 +146,7 @@ async function measureModelWork(runs = 5_000): Promise<TableDesignResult['modelW
     createdAt: 0,
     updatedAt: 0,
     ver: 1,
+    version: 1,
   });
   const times: number[] = [];
   for (let n = 0; n < runs; n++) {

@@ -47,6 +47,7 @@ export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
     tables: {
       tasks: 'write',
       items: 'write',
+      history: 'write',
       accounts: 'read',
       searchIndex: 'write',
       siteIndexes: 'write',

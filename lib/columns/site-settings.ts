@@ -55,7 +55,7 @@ const LAST_LEGACY_EDITOR_VERSION = 1.016;
 const DROPPED_WHEN_ZERO = ['ViewLatestId', 'SectionLatestId', 'TabLatestId', 'GridView'];
 const CANONICAL = new Map(
   [...LISTS, ...DROPPED_WHEN_EMPTY, ...DROPPED_WHEN_ZERO]
-    .concat(['Version', 'ReferenceType', 'SiteId', 'EditorColumnHash', 'TitleSeparator'])
+    .concat(['Version', 'ReferenceType', 'SiteId', 'EditorColumnHash', 'TitleSeparator', 'AutoVerUpType'])
     .map((key) => [key.toLowerCase(), key]),
 );
 
@@ -70,6 +70,21 @@ function canonicalKeys(settings: Readonly<Settings>): Settings {
   const out: Settings = {};
   for (const [key, value] of Object.entries(settings)) out[CANONICAL.get(key.toLowerCase()) ?? key] = value;
   return out;
+}
+
+/** The version rule (lib/items/record-versions.ts): Default (1), Always (2) or Disabled (3). */
+export const AUTO_VER_UP_TYPES = { Default: 1, Always: 2, Disabled: 3 } as const;
+export type AutoVerUpType = keyof typeof AUTO_VER_UP_TYPES;
+
+/** What SiteSettings.AutoVerUpType may hold: the reference's numbers, or their names in any case. */
+export function parseAutoVerUpType(value: unknown): AutoVerUpType | undefined {
+  if (value === undefined || value === null) return 'Default';
+  for (const [name, number] of Object.entries(AUTO_VER_UP_TYPES)) {
+    if (value === number || (typeof value === 'string' && value.toLowerCase() === name.toLowerCase())) {
+      return name as AutoVerUpType;
+    }
+  }
+  return undefined;
 }
 
 function typeProblems(settings: Settings): SettingsProblem[] {
@@ -92,6 +107,9 @@ function typeProblems(settings: Settings): SettingsProblem[] {
   }
   if (settings.TitleSeparator != null && typeof settings.TitleSeparator !== 'string') {
     wrong('TitleSeparator', 'must be a string');
+  }
+  if (parseAutoVerUpType(settings.AutoVerUpType) === undefined) {
+    wrong('AutoVerUpType', 'must be 1 (Default), 2 (Always) or 3 (Disabled)');
   }
   if (Array.isArray(settings.Columns)) {
     settings.Columns.forEach((entry, index) => {

@@ -19,6 +19,7 @@ import { checkColumnLimits, columnSettings, entryOf } from './attachments';
 import type { Attachment, ItemRecord } from './model';
 import { canOnRecord, recordPermission } from './record-permissions';
 import * as records from './record-repository';
+import { nextVersion } from './record-versions';
 import { recordInTenant, requireUnlocked } from './records';
 
 /**
@@ -215,6 +216,7 @@ async function storeInRecord(
     updator: principal.userId,
     updatedAt: time,
     ver: record.ver + 1,
+    version: nextVersion(site, record, { updator: principal.userId, time, zone: callerZone(principal) }),
   };
   await records.updateRecord(record, after, [
     overwrite ? repository.replaceContentItem(current, row) : repository.insertItem(row),

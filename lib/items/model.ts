@@ -47,7 +47,13 @@ export interface ItemRecord {
   readonly updator: number;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** The write counter: raised by every write, which is conditional on it (optimistic concurrency). */
   readonly ver: number;
+  /**
+   * The reference's Ver, which the API answers: raised only by a version up (lib/items/record-versions.ts),
+   * when the record as it was is kept as a history row.
+   */
+  readonly version: number;
 }
 
 export interface Comment {

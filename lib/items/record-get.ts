@@ -8,11 +8,12 @@ import { useApiCall } from '../sites/api-limit';
 import { recordHolders, type Site } from '../sites/model';
 import { Permission, requirePermission, siteInTenant } from '../sites/permissions';
 import { siteView } from '../sites/views';
+import { recordHistorySelection, siteHistorySelection, tableTypeOf } from './history';
 import { keyValuesOf, planKeyValues } from './key-values';
 import { canOnRecord, readableInSite } from './record-permissions';
 import * as repository from './record-repository';
 import { loadingAll, noScripts, type RecordScripts } from './record-scripts';
-import { selectVisible } from './record-select';
+import { type Selection, selectVisible } from './record-select';
 import type { Column } from './view/columns';
 import { viewJoins } from './view/joins';
 import {
@@ -25,11 +26,15 @@ import {
 } from './view/view';
 import { legacyRecordView, recordView } from './views';
 
+/** A table read always has its access (a caller without any is refused above): this only satisfies the type. */
+const noAccess = { sites: [], siteIds: [], readable: [], granted: [] };
+
 /** The reference's Api.PageSize: the most records one read returns, and the page size otherwise. */
 export const PAGE_SIZE = 200;
 
 export interface RecordGetInput {
   readonly ApiVersion?: number | string;
+  readonly TableType?: unknown;
   readonly Offset?: number;
   readonly PageSize?: number;
   readonly View?: Record<string, unknown> | null;
@@ -91,11 +96,16 @@ export async function readItem(
   scripts: RecordScripts = noScripts,
   search?: RecordSearch,
 ): Promise<Reading> {
+  const tableType = tableTypeOf(input.TableType);
   const item = await repository.findItem(principal.tenantId, id);
   if (!item) throw new NotFoundError(`no item ${id} in tenant ${principal.tenantId}`);
   const site = item.kind === 'site' ? item.site : await siteInTenant(principal, item.record.siteId);
   if (item.kind === 'site' && site.referenceType === 'Sites') {
     await requirePermission(principal, site, Permission.Read);
+    if (tableType !== 'Normal')
+      throw new UnsupportedInputError(
+        `TableType: ${tableType}: Kiroku keeps versions of records, not of folders.`,
+      );
     return { response: { Data: siteView(site, callerZone(principal)) } };
   }
   if (!recordHolders.has(site.referenceType)) throw new NotFoundError(`site ${id} holds no records`);
@@ -132,10 +142,19 @@ export async function readItem(
   // The grid's columns are checked, and the sites their links name read, while the page is read.
   const plan = asKeyValues ? planKeyValues(principal, site, view.properties, zone) : undefined;
   plan?.catch(() => undefined);
-  const selection =
-    item.kind === 'record'
-      ? { totalCount: view.filter(item.record) ? 1 : 0, page: view.filter(item.record) ? [item.record] : [] }
-      : await selectVisible(access?.readable ?? [], access?.granted ?? [], view, { offset, pageSize });
+  const paging = { offset, pageSize };
+  const record = item.kind === 'record' ? item.record : undefined;
+  let selection: Selection;
+  if (tableType !== 'Normal') {
+    selection = record
+      ? await recordHistorySelection(tableType, record, view, paging)
+      : await siteHistorySelection(tableType, principal.tenantId, access ?? noAccess, view, paging);
+  } else if (record) {
+    const shown = view.filter(record);
+    selection = { totalCount: shown ? 1 : 0, page: shown ? [record] : [] };
+  } else {
+    selection = await selectVisible(access?.readable ?? [], access?.granted ?? [], view, paging);
+  }
   // The sites the page's records come from, for scripts (a site's read shows its integrated sites' too).
   const sites = access ? access.sites : [site];
   // WhenloadingRecord scripts may change what is shown, never what is stored.

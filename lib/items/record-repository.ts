@@ -8,6 +8,7 @@ import { dynamo } from '../storage/clients';
 import { failedConditions, isConditionFailure } from '../storage/conditions';
 import { assertItemSize } from '../storage/queries';
 import { isTransactionConflict } from '../storage/retry';
+import { keepVersion } from './history-store';
 import type { ItemRecord, RecordFields } from './model';
 import { permissionRowWrites } from './record-permission-rows';
 
@@ -72,7 +73,10 @@ export async function insertRecord(
   await write(items, 'site', claim ? items.length - 1 : undefined);
 }
 
-/** Saves the record if nobody changed it since `before` was read (its Ver), with `extra` writes. */
+/**
+ * Saves the record if nobody changed it since `before` was read (its Ver), with `extra` writes; on a version
+ * up (`after` has a higher version), `before` is kept as a history row in the same transaction.
+ */
 export async function updateRecord(
   before: ItemRecord,
   after: ItemRecord,
@@ -90,6 +94,7 @@ export async function updateRecord(
           ExpressionAttributeValues: { ':ver': before.ver },
         },
       },
+      ...versionKept(before, after),
       ...((before.status ?? 0) === (after.status ?? 0)
         ? []
         : [statusCount(before, -1), statusCount(after, 1)]),
@@ -194,7 +199,11 @@ export async function writeRecords(site: Site, writes: readonly RecordWrite[]): 
     named.clear();
   };
   for (const next of writes) {
-    const cost = 1 + next.extra.length + permissionRowWrites(next.before, next.after).length;
+    const cost =
+      1 +
+      next.extra.length +
+      permissionRowWrites(next.before, next.after).length +
+      (next.before ? versionKept(next.before, next.after).length : 0);
     const keys = next.extra.flatMap(keyOf);
     const repeated =
       chunk.some((other) => other.after.recordId === next.after.recordId) ||
@@ -235,6 +244,7 @@ function recordWrites(site: Site, writes: readonly RecordWrite[]): TransactItem[
         : { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
     });
     items.push(...permissionRowWrites(before, after), ...extra);
+    if (before) items.push(...versionKept(before, after));
     if (before) move(before, -1);
     move(after, 1);
   }
@@ -314,6 +324,11 @@ export async function recordsByKeys(keys: readonly Key[]): Promise<ItemRecord[]>
     .filter((item) => item.Kind === 'record')
     .map(toRecord)
     .sort((a, b) => a.recordId - b.recordId);
+}
+
+/** The write that keeps `before` as a history row, when the update to `after` is a version up. */
+function versionKept(before: ItemRecord, after: ItemRecord): TransactItem[] {
+  return after.version > before.version ? [keepVersion(fromRecord(before))] : [];
 }
 
 function count(record: ItemRecord, delta: number): TransactItem {
@@ -443,6 +458,7 @@ export function fromRecord(record: ItemRecord): Record<string, unknown> {
     CreatedAt: record.createdAt,
     UpdatedAt: record.updatedAt,
     Ver: record.ver,
+    Version: record.version,
   };
 }
 
@@ -485,6 +501,8 @@ export function toRecord(item: Record<string, unknown>): ItemRecord {
     createdAt: Number(item.CreatedAt),
     updatedAt: Number(item.UpdatedAt),
     ver: Number(item.Ver),
+    // Records written before versions were kept answered their write counter as Ver: they go on from it.
+    version: Number(item.Version ?? item.Ver),
   };
 }
 

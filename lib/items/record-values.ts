@@ -26,7 +26,7 @@ const PROPERTIES = {
   CreatedTime: 'createdAt',
   UpdatedTime: 'updatedAt',
   Locked: 'locked',
-  Ver: 'ver',
+  Ver: 'version',
   IssueId: 'recordId',
   ResultId: 'recordId',
   WikiId: 'recordId',

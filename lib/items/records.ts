@@ -35,6 +35,7 @@ import { checkedRecordPermissions, requireOnRecord } from './record-permissions'
 import type { TransactItem } from './record-repository';
 import * as repository from './record-repository';
 import { noScripts, type RecordScripts } from './record-scripts';
+import { nextVersion } from './record-versions';
 import type { RecordWriteInput } from './schemas';
 
 export async function createRecord(
@@ -200,6 +201,7 @@ export async function newRecord(
     createdAt: time,
     updatedAt: time,
     ver: 1,
+    version: 1,
   };
   return { record: await designedNewRecord(principal, site, input, built), extra };
 }
@@ -248,6 +250,12 @@ export async function changedRecord(
     updator: principal.userId,
     updatedAt: time,
     ver: before.ver + 1,
+    version: nextVersion(site, before, {
+      updator: principal.userId,
+      time,
+      zone: callerZone(principal),
+      verUp: input.VerUp === true,
+    }),
   };
   return { after: await designedRecord(principal, site, changed), extra };
 }

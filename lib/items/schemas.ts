@@ -75,7 +75,7 @@ export const recordFields = {
   Locked: boolean().optional(),
   /** One new comment; a blank one is ignored, as the reference does. */
   Comments: text({ max: 65_536 }).nullable().optional(),
-  /** Kiroku keeps no history: every update is a new Ver already, so VerUp asks for nothing more. */
+  /** A new version whatever the site's AutoVerUpType says (lib/items/record-versions.ts). */
   VerUp: boolean().optional(),
   Manager: integer({ min: 0 }).optional(),
   Owner: integer({ min: 0 }).optional(),
@@ -144,6 +144,8 @@ export const recordGetRequest = z.object({
   PageSize: integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).optional(),
   /** Compiled against the site's columns (lib/items/view/view.ts): what it cannot apply is a 400. */
   View: freeForm().nullable().optional(),
+  /** Normal (the default), History or NormalAndHistory (lib/items/history.ts); Deleted is refused. */
+  TableType: z.string().max(32).nullable().optional(),
 });
 
 export const recordSchema = z

@@ -28,7 +28,7 @@ export function recordView(site: Site, record: ItemRecord, zone: string): Record
     SiteId: record.siteId,
     UpdatedTime: time(record.updatedAt),
     [idName[site.referenceType] ?? 'RecordId']: record.recordId,
-    Ver: record.ver,
+    Ver: record.version,
     Title: record.title,
     Body: record.body,
     ...(issues && {

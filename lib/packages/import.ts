@@ -153,6 +153,7 @@ function importedRecord(
     createdAt: time,
     updatedAt: time,
     ver: 1,
+    version: 1,
   };
 }
 

@@ -69,6 +69,7 @@ export function pathsOf(route: Route): readonly string[] {
   return [route.path, ...(route.aliases ?? [])];
 }
 
-// Every items route authenticates (accounts) and checks group-based permissions (accounts again).
+// Every items route authenticates (accounts) and checks group-based permissions (accounts again). A route
+// that writes records keeps their versions (history) and reads them back for TableType History.
 export const itemsRead = { items: 'read', accounts: 'read' } as const;
-export const itemsWrite = { items: 'write', accounts: 'read' } as const;
+export const itemsWrite = { items: 'write', accounts: 'read', history: 'write' } as const;

@@ -148,6 +148,19 @@ export const tables = {
     ttlAttribute: 'ExpiresAt',
     stream: true,
   },
+  /**
+   * Record history (lib/items/history-store.ts): the record as it was before each version up (CONTRACT 15),
+   * one row per version under the record's site, in record and Ver order. History never expires, as in the
+   * reference; the TTL attribute is there for the recycle bin's expiry of deleted records' history. A TTL
+   * and so no secondary index. No stream: nothing follows history's own writes.
+   */
+  history: {
+    id: 'History',
+    envVar: 'KIROKU_TABLE_HISTORY',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: 'ExpiresAt',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof tables;

@@ -37,6 +37,8 @@ describe('concurrent updates of one record (defect 7)', () => {
           ApiKey: admin,
           ClassHash: { [`Class${letter}`]: `value ${letter}` },
           NumHash: { [`Num${letter}`]: index + 1 },
+          // A version each: Ver then counts the updates applied.
+          VerUp: true,
         }),
       ),
     );
@@ -57,6 +59,7 @@ describe('concurrent updates of one record (defect 7)', () => {
           ApiKey: admin,
           ClassA: `writer ${index}`,
           ClassB: `writer ${index}`,
+          VerUp: true,
         }),
       ),
     );

@@ -257,7 +257,8 @@ describe('records', () => {
         const id = Number(created.body.Id);
         const updated = await post(`/api/items/${id}/update`, { ApiKey: writer.apiKey, Status: 200, ...ids });
         expect(updated.body).toEqual({ Id: id, StatusCode: 200, Message: '" P " has been updated.' });
-        expect(await firstOf(id)).toMatchObject({ Title: 'P', Status: 200, Ver: 2 });
+        // Its creator updating it the same day: no new version (AutoVerUpType Default).
+        expect(await firstOf(id)).toMatchObject({ Title: 'P', Status: 200, Ver: 1 });
       },
     );
 

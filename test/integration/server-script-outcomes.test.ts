@@ -113,7 +113,7 @@ describe('server-script outcomes', () => {
       const id = await createRecord(stack.url, writer.apiKey, siteId);
       const result = await post(`/api/items/${id}/update`, { ApiKey: writer.apiKey, Title: 'stands' });
       expect(result.body.StatusCode).toBe(200);
-      expect(await record(id)).toMatchObject({ Title: 'stands', Ver: 2 });
+      expect(await record(id)).toMatchObject({ Title: 'stands', Ver: 1 });
     });
 
     it('in AfterDelete keeps the delete and answers 200', async () => {

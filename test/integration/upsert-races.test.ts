@@ -51,6 +51,8 @@ describe('concurrent upserts with one key', { timeout: 120_000 }, () => {
       const site = await createSite(stack.url, admin, 0, {
         Title: `Race ${round}`,
         ReferenceType: 'Results',
+        // A version on every update: Ver then counts the updates applied.
+        SiteSettings: { AutoVerUpType: 2 },
       });
       const { created, ids } = await race(site, 'k');
       expect(created).toBe(1);

@@ -87,7 +87,8 @@ describe('upsert runs the scripts of the path it takes', { timeout: 120_000 }, (
     // Created with NumA 1 and ClassB 'n1!', then updated: NumA 1 + 10.
     expect(n).toMatchObject({
       Title: 'N2',
-      Ver: 2,
+      // Same user, same day: no new version (AutoVerUpType Default).
+      Ver: 1,
       ClassHash: { ClassA: 'n1', ClassB: 'n1!' },
       NumHash: { NumA: 11 },
     });

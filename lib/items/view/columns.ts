@@ -71,7 +71,7 @@ type Reader = (record: ItemRecord) => ColumnValue;
 
 /** How a built-in column is read from a record; the A–Z families are read by their family. */
 const BUILT_IN: Readonly<Record<string, Reader>> = {
-  Ver: (r) => r.ver,
+  Ver: (r) => r.version,
   Title: (r) => r.title,
   Body: (r) => r.body,
   Status: (r) => r.status,

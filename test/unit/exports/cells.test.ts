@@ -50,6 +50,7 @@ const record: ItemRecord = {
   createdAt: at('2026-01-01T00:00:00Z'),
   updatedAt: at('2026-02-03T23:59:59Z'),
   ver: 3,
+  version: 3,
 };
 
 const SITE_COLUMNS = [

@@ -16,6 +16,7 @@ import {
 import { currentUser } from '../session';
 import { invalidFields, Loading, Notice, useLoad } from './common';
 import { RecordField } from './record-field';
+import { RecordHistory } from './record-history';
 
 /**
  * The record form, as the table's design places it (EditorColumnHash, else EditorColumns, else the
@@ -225,6 +226,7 @@ function RecordForm({ site, record }: { site: Site; record: RecordData | undefin
           </p>
         )}
       </form>
+      {record && <RecordHistory id={id} columns={columns} accounts={accounts} />}
     </>
   );
 }
