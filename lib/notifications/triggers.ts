@@ -104,7 +104,8 @@ function matches(
     Object.entries(view).filter(([key]) => CONDITION_PROPERTIES.includes(key)),
   );
   try {
-    const compiled = compileView(site, condition, context);
+    const { userId, zone, now } = context;
+    const compiled = compileView(site, condition, { userId, zone, now });
     if (compiled.search !== undefined) throw new ConditionNotApplicable(`View ${view.Id}: a Search`);
     return compiled.filter(record);
   } catch (error) {
