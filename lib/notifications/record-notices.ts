@@ -33,7 +33,7 @@ export interface StreamChange extends RecordChange {
   readonly recordId: number;
   /** The stream record's eventID: the origin's source. */
   readonly source: string;
-  /** ApproximateCreationDateTime, epoch ms. */
+  /** When it happened, epoch ms: the record's UpdatedAt, or the stream's time when that is later. */
   readonly at: number;
   readonly record: DynamoDBRecord;
 }
@@ -53,7 +53,11 @@ export function recordChangesOf(records: readonly DynamoDBRecord[]): StreamChang
     const item = after ?? before;
     if (!item) continue;
     const event = before && after ? 'Updated' : after ? 'Created' : 'Deleted';
+    // The record's own UpdatedAt orders its changes to the millisecond, where the stream's time is to the
+    // second; a deletion, which writes no time, comes after the last change it removes.
     const seconds = record.dynamodb?.ApproximateCreationDateTime;
+    const streamAt = seconds === undefined ? 0 : Math.round(seconds * 1000);
+    const changedAt = after ? after.updatedAt : item.updatedAt + 1;
     changes.push({
       event,
       ...(before && { before }),
@@ -62,7 +66,7 @@ export function recordChangesOf(records: readonly DynamoDBRecord[]): StreamChang
       siteId: item.siteId,
       recordId: item.recordId,
       source: record.eventID ?? `${record.dynamodb?.SequenceNumber}`,
-      at: seconds === undefined ? Date.now() : Math.round(seconds * 1000),
+      at: Math.max(streamAt, changedAt),
       record,
     });
   }
