@@ -78,7 +78,7 @@ export async function noticesOfChange(
   change: StreamChange,
   lookups = new Lookups(),
 ): Promise<QueuedNotices[]> {
-  const site = await getSite(change.tenantId, change.siteId);
+  const site = await lookups.site(change.tenantId, change.siteId);
   if (!site) return [];
   const notifications = notificationsOf(site.siteSettings);
   if (notifications.length === 0) return [];
@@ -181,8 +181,10 @@ function noticeRaw(name: string, record: ItemRecord): unknown {
   return built[name];
 }
 
-/** What the notices of one batch read more than once: each tenant's users and zone. */
+/** What the notices of one batch read more than once: each site, and each tenant's users and zone. */
 export class Lookups {
+  private readonly sites = new Map<string, Promise<Site | undefined>>();
+
   private readonly users = new Map<number, Promise<Map<number, { name: string; loginId: string }>>>();
   private readonly zones = new Map<number, Promise<string>>();
 
@@ -201,6 +203,16 @@ export class Lookups {
       url: recordUrl(record.recordId),
       user: { name: acting?.name ?? '', loginId: acting?.loginId ?? '' },
     };
+  }
+
+  site(tenantId: number, siteId: number): Promise<Site | undefined> {
+    const key = `${tenantId}:${siteId}`;
+    let site = this.sites.get(key);
+    if (!site) {
+      site = getSite(tenantId, siteId);
+      this.sites.set(key, site);
+    }
+    return site;
   }
 
   private usersOf(tenantId: number) {
