@@ -1,7 +1,8 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../lib/log';
+import { Lookups } from '../lib/notifications/notice-lookups';
 import { enqueueNotices } from '../lib/notifications/queue';
-import { Lookups, noticesOfChange, recordChangesOf } from '../lib/notifications/record-notices';
+import { noticesOfChange, recordChangesOf } from '../lib/notifications/record-notices';
 import { settleBatch } from '../lib/storage/stream-batch';
 
 /**
