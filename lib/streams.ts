@@ -35,6 +35,12 @@ export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
     tables: { items: 'read', accounts: 'read', searchIndex: 'write', tasks: 'write' },
     timeoutSeconds: 120,
   },
+  // Site notifications of records' changes, queued as deliveries (lib/notifications/record-notices.ts).
+  {
+    table: 'items',
+    handler: 'notifications',
+    tables: { items: 'read', accounts: 'read', deliveries: 'write' },
+  },
   // The background-task worker: one page of a pending task per change of its row (lib/tasks/worker.ts).
   // One record per invocation: one page. Tasks of different keys run side by side (parallelization).
   // A stuck task (its retries spent, its batch in the dead-letter queue) moves on when its scope is

@@ -3,8 +3,9 @@ import * as items from '../items/schemas';
 import { apiResultSchema } from '../schema';
 import { itemsWrite, type Route } from './route';
 
-// Server scripts run on these routes, and their items.GetClosestSite reads the site-name index.
-const scripted = { ...itemsWrite, siteIndexes: 'read' } as const;
+// Server scripts run on these routes, and their items.GetClosestSite reads the site-name index; what they
+// send through `notifications` is queued in the deliveries table.
+const scripted = { ...itemsWrite, siteIndexes: 'read', deliveries: 'write' } as const;
 // Attachments: uploaded files attached by GUID, inline ones (Base64) stored as new files.
 const attaching = { ...scripted, binaries: 'write' } as const;
 
@@ -27,7 +28,7 @@ export const itemsGet = {
   handler: 'items-get',
   // Writes: every read counts against the site's daily API limit. Site indexes: integrated sites are
   // resolved by name through the site-name index.
-  tables: { ...itemsWrite, siteIndexes: 'read', searchIndex: 'read' },
+  tables: { ...scripted, searchIndex: 'read' },
   summary: 'Read a record, or a page of the records of the site {id} (Read)',
   request: items.recordGetRequest,
   response: items.recordPaged,
@@ -69,7 +70,7 @@ export const itemsUpsert = {
   method: 'POST',
   path: '/api/items/{id}/upsert',
   handler: 'items-upsert',
-  tables: { binaries: 'write', ...itemsWrite },
+  tables: { binaries: 'write', ...itemsWrite, deliveries: 'write' },
   bucket: 'write',
   summary: 'Update the record of the site {id} whose Keys match, or create one (Create or Update)',
   request: items.upsertRequest,
@@ -80,7 +81,7 @@ export const itemsBulkupsert = {
   method: 'POST',
   path: '/api/items/{id}/bulkupsert',
   handler: 'items-bulkupsert',
-  tables: { binaries: 'write', ...itemsWrite },
+  tables: { binaries: 'write', ...itemsWrite, deliveries: 'write' },
   bucket: 'write',
   summary: 'Upsert each item of Data in order; every item is checked before any is written',
   request: items.bulkUpsertRequest,

@@ -2,6 +2,7 @@ import type { Principal } from '../accounts/principal';
 import { settings } from '../config/settings';
 import { logger } from '../log';
 import type { Site } from '../sites/model';
+import { notificationsOf } from '../sites/notification-settings';
 import { type Condition, type ServerScript, scriptsOf } from '../sites/site-scripts';
 import type { FlatModel } from './model';
 import { nameOf, wrap } from './script-code';
@@ -21,8 +22,18 @@ export interface ScriptRequest {
   readonly id: number;
 }
 
+/** A notification a script sent (`notifications.New()…Send()`): its fields as the script left them. */
+export type ScriptSend = Readonly<Record<string, unknown>>;
+
 export type RunOutcome =
-  | { readonly kind: 'done'; readonly model: FlatModel; readonly script: string; readonly error?: string }
+  | {
+      readonly kind: 'done';
+      readonly model: FlatModel;
+      readonly script: string;
+      readonly error?: string;
+      /** What the scripts sent, in order: the caller queues them once the run's effects stand. */
+      readonly sends: readonly ScriptSend[];
+    }
   | { readonly kind: 'failed'; readonly reason: string };
 
 export type { LookupKey } from './job';
@@ -73,6 +84,7 @@ export class RequestScripts {
         siteSettings: site.siteSettings,
         userData: this.userData,
         context,
+        notifications: notificationsOf(site.siteSettings),
       }),
       query: this.query,
       scripts: scripts.map((script) => ({
@@ -91,7 +103,7 @@ export class RequestScripts {
       const script = scripts[Math.min(result.script, scripts.length - 1)] as ServerScript;
       return this.failed(condition, site, script, result.what);
     }
-    const { model: changed, userData, logs, caught, error } = JSON.parse(result.result);
+    const { model: changed, userData, logs, caught, error, sends } = JSON.parse(result.result);
     this.userData = userData ?? {};
     const where = { siteId: site.siteId, condition };
     for (const message of logs) logger.info('server script log', { ...where, message });
@@ -101,6 +113,7 @@ export class RequestScripts {
       model: changed,
       script: nameOf(scripts[scripts.length - 1] as ServerScript),
       error,
+      sends: Array.isArray(sends) ? sends : [],
     };
   }
 

@@ -2,6 +2,7 @@ import { checkFormulas } from '../columns/formulas';
 import { linkedSiteIds, normalizeSiteSettings } from '../columns/site-settings';
 import { InvalidInputError } from '../errors';
 import type { ReferenceType } from './model';
+import { notificationProblems } from './notification-settings';
 import { liveSiteIds } from './store';
 
 /**
@@ -30,7 +31,9 @@ export async function storedSiteSettings(
   const formulas = checkFormulas(settings, referenceType)
     .filter(({ severity }) => severity === 'error')
     .map(({ formula, reason }) => ({ property: 'SiteSettings.Formulas', problem: `${formula}: ${reason}` }));
-  const refused = [...problems, ...formulas];
+  // A notification that could never be sent is refused with the site, not stored to never fire.
+  const notifications = problems.length === 0 ? notificationProblems(settings, referenceType) : [];
+  const refused = [...problems, ...formulas, ...notifications];
   if (refused.length > 0) {
     throw new InvalidInputError(
       refused.map(({ property, problem }) => ({

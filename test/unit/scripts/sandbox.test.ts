@@ -186,11 +186,19 @@ describe('server-script sandbox', () => {
         model.Title = names.filter((name) => !/^[A-Z]/.test(name)).sort().join(',');`;
       const names = String(done(await runOne(body)).model.Title).split(',');
       expect(names).toEqual(
-        expect.arrayContaining(['context', 'items', 'model', 'saved', 'siteSettings', 'globalThis']),
+        expect.arrayContaining([
+          'context',
+          'items',
+          'model',
+          'saved',
+          'siteSettings',
+          'notifications',
+          'globalThis',
+        ]),
       );
       for (const name of names) {
         expect(name).toMatch(
-          /^(context|items|model|saved|siteSettings|globalThis|__kiroku\w+|parseInt|parseFloat|isNaN|isFinite|decodeURI|decodeURIComponent|encodeURI|encodeURIComponent|escape|unescape|eval|queueMicrotask|undefined|NaN|Infinity)$/,
+          /^(context|items|model|saved|siteSettings|notifications|globalThis|__kiroku\w+|parseInt|parseFloat|isNaN|isFinite|decodeURI|decodeURIComponent|encodeURI|encodeURIComponent|escape|unescape|eval|queueMicrotask|undefined|NaN|Infinity)$/,
         );
       }
     });
