@@ -26,9 +26,9 @@ import { type Access, type Binding, bind, bucketBinding, tableBinding } from './
 import { acknowledge } from './checks';
 import { type DeploySettingsInput, deploySettings } from './deploy-settings';
 import { fileBucket } from './file-bucket';
+import { MailSender } from './mail';
 import { Monitoring } from './monitoring';
 import { defaultOperations, type Operations } from './operations';
-import { MailSender } from './mail';
 import { addStreamSource, failedBatchQueue } from './stream-sources';
 
 export interface KirokuStackProps extends StackProps {

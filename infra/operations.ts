@@ -68,7 +68,9 @@ export function operationsFromContext(context: Readonly<Record<string, unknown>>
   const { reservedConcurrency, alarmTopicArn, fileAccessLogging, sesIdentity, sesConfigurationSet } =
     parsed.data;
   if (sesConfigurationSet && !sesIdentity) {
-    throw new SettingsError('context sesConfigurationSet: needs sesIdentity, the identity the mail goes out as');
+    throw new SettingsError(
+      'context sesConfigurationSet: needs sesIdentity, the identity the mail goes out as',
+    );
   }
   return {
     ...defaultOperations,

@@ -60,7 +60,7 @@ export const tags = [
   { name: 'Records', description: 'The records of a site' },
   { name: 'Files', description: 'Uploaded files: attachments and images' },
   { name: 'Search', description: 'Full-text search and the background tasks that rebuild its index' },
-  { name: 'Mail', description: 'Mail about records, and the local mail server\'s mailbox' },
+  { name: 'Mail', description: "Mail about records, and the local mail server's mailbox" },
   { name: 'Document', description: 'This document' },
   { name: 'Browser UI', description: 'The pages of the browser UI and their assets (not JSON)' },
 ] as const;

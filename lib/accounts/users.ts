@@ -46,7 +46,7 @@ export async function createUser(
   tenantId: number,
   input: Pick<
     z.infer<typeof userCreateRequest>,
-        | 'LoginId'
+    | 'LoginId'
     | 'Name'
     | 'Password'
     | 'TenantManager'

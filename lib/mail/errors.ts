@@ -24,9 +24,13 @@ export class MailAddressError extends ApiError {
     readonly address: string,
     property?: string,
   ) {
-    super(400, mailMessages.badMailAddress(address), `bad mail address ${JSON.stringify(address)}`, undefined, [
-      { Property: property, Problem: `not a mail address: ${address}` },
-    ]);
+    super(
+      400,
+      mailMessages.badMailAddress(address),
+      `bad mail address ${JSON.stringify(address)}`,
+      undefined,
+      [{ Property: property, Problem: `not a mail address: ${address}` }],
+    );
   }
 }
 

@@ -1,13 +1,13 @@
 import type * as z from 'zod';
-import { getUser } from '../accounts/repository';
 import type { Principal } from '../accounts/principal';
+import { getUser } from '../accounts/repository';
 import { now } from '../clock';
 import { InvalidInputError, OutOfBoundsError } from '../errors';
 import { logger } from '../log';
 import { mailMessages } from './errors';
+import { MAX_ATTACHMENT_BYTES, type outgoingMailRequest } from './schemas';
 import { type MailAttachment, sendMail } from './send';
 import { keepSentMail } from './sent-mails';
-import { MAX_ATTACHMENT_BYTES, type outgoingMailRequest } from './schemas';
 
 /** Where the mail is sent from: the item `mailTarget` (lib/items/mail-target.ts) allowed. */
 export interface OutgoingMailTarget {

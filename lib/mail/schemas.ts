@@ -8,7 +8,8 @@ export const MAX_ATTACHMENT_BYTES = 4 * 1024 * 1024;
 
 /** A list of addresses as the reference takes it: entries split on `,`, `;` or newlines; tokens allowed. */
 const addressList = text({ max: 10_000 }).meta({
-  description: 'Addresses separated by , ; or newlines: "Name <a@example.com>", a@example.com, [User1], [Group2], [Dept3]',
+  description:
+    'Addresses separated by , ; or newlines: "Name <a@example.com>", a@example.com, [User1], [Group2], [Dept3]',
 });
 
 export const outgoingMailRequest = z

@@ -1,5 +1,5 @@
 import { OutOfBoundsError } from '../errors';
-import { type Mailbox, parseAddressEntry, parseAddressLists, expandEntries } from './addresses';
+import { expandEntries, type Mailbox, parseAddressEntry, parseAddressLists } from './addresses';
 import { tenantDirectory } from './directory';
 import { MailAddressError, NoMailAddressError } from './errors';
 import { defaultSender, type MailAttachment, transmit } from './transport';
@@ -51,7 +51,8 @@ export async function resolveRecipients(
     expandEntries(entries.bcc, directory),
   ]);
   const count = to.length + cc.length + bcc.length;
-  if (count === 0) throw new NoMailAddressError('the tokens of To, Cc and Bcc name nobody with a mail address');
+  if (count === 0)
+    throw new NoMailAddressError('the tokens of To, Cc and Bcc name nobody with a mail address');
   if (count > MAX_RECIPIENTS) {
     throw new OutOfBoundsError('To', `${count} recipients; a mail goes to at most ${MAX_RECIPIENTS}`);
   }

@@ -1,5 +1,5 @@
-import { apiResultSchema } from '../schema';
 import * as mail from '../mail/schemas';
+import { apiResultSchema } from '../schema';
 import { itemsRead, type Route } from './route';
 
 /** Mail (CONTRACT 14): a mail sent about an item, and the local SMTP server's mailbox. */
