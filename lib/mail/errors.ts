@@ -14,6 +14,7 @@ export const mailMessages = {
   // Kiroku's own: the reference answers 200 before it sends, and has no such failures to tell.
   notSent: (reason: string) => `The mail could not be sent: ${reason}`,
   noMailService: 'No mail service is configured: set Mail.SmtpHost (or deploy with an SES identity).',
+  noSender: 'No sender: the mail names none, the caller has no mail address and Mail.From is not set.',
   noMailbox: 'There is no local mailbox here: mail goes through the mail service (SES in AWS).',
 } as const;
 
@@ -55,6 +56,14 @@ export class MailNotConfiguredError extends ApiError {
   override name = 'MailNotConfiguredError';
   constructor() {
     super(503, mailMessages.noMailService, 'no Mail.SmtpHost and no SES identity');
+  }
+}
+
+/** A mail without a sender where `Mail.From` is not set either: 503, as the service is not set up. */
+export class NoSenderError extends ApiError {
+  override name = 'NoSenderError';
+  constructor() {
+    super(503, mailMessages.noSender, 'no From and no Mail.From');
   }
 }
 

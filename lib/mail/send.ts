@@ -1,7 +1,7 @@
 import { OutOfBoundsError } from '../errors';
 import { expandEntries, type Mailbox, parseAddressEntry, parseAddressLists } from './addresses';
 import { tenantDirectory } from './directory';
-import { MailAddressError, NoMailAddressError } from './errors';
+import { MailAddressError, NoMailAddressError, NoSenderError } from './errors';
 import { defaultSender, type MailAttachment, transmit } from './transport';
 
 export type { MailAttachment } from './transport';
@@ -62,7 +62,7 @@ export async function resolveRecipients(
 /** The sender: the mail's own `from`, else `Mail.From` (or the SES identity); one bare mailbox. */
 export function resolveSender(from: string | undefined): Mailbox {
   const text = from?.trim() || defaultSender();
-  if (!text) throw new MailAddressError('(none)', 'From');
+  if (!text) throw new NoSenderError();
   const entry = parseAddressEntry(text, 'From');
   if (entry.kind !== 'address') throw new MailAddressError(text, 'From');
   return entry;
@@ -71,7 +71,8 @@ export function resolveSender(from: string | undefined): Mailbox {
 /**
  * Sends one mail (CONTRACT 14) through SES in AWS or SMTP elsewhere (lib/mail/transport.ts). Resolves once
  * the service took it; rejects with a MailAddressError or NoMailAddressError (the lists are wrong: sending
- * again cannot help) or a MailServiceError / MailNotConfiguredError (the service: a retry may pass).
+ * again cannot help), a MailServiceError (the service failed: a retry may pass), or a
+ * MailNotConfiguredError / NoSenderError (the deployment lacks Mail.SmtpHost or Mail.From).
  */
 export async function sendMail(tenantId: number, mail: MailMessage): Promise<SentMail> {
   const from = resolveSender(mail.from);
