@@ -20,6 +20,8 @@ try {
       reservedConcurrency: app.node.tryGetContext('reservedConcurrency'),
       alarmTopicArn: app.node.tryGetContext('alarmTopicArn'),
       fileAccessLogging: app.node.tryGetContext('fileAccessLogging'),
+      sesIdentity: app.node.tryGetContext('sesIdentity'),
+      sesConfigurationSet: app.node.tryGetContext('sesConfigurationSet'),
     }),
   });
 } catch (error) {

@@ -26,6 +26,7 @@ import { type Access, type Binding, bind, bucketBinding, tableBinding } from './
 import { acknowledge } from './checks';
 import { type DeploySettingsInput, deploySettings } from './deploy-settings';
 import { fileBucket } from './file-bucket';
+import { MailSender } from './mail';
 import { Monitoring } from './monitoring';
 import { defaultOperations, type Operations } from './operations';
 import { addStreamSource, failedBatchQueue } from './stream-sources';
@@ -44,6 +45,8 @@ type ResourceKey = TableKey | 'bucket';
 interface Needs {
   readonly tables?: Route['tables'];
   readonly bucket?: Access;
+  /** Sends mail: SES as the deploy's identity, where it names one (infra/mail.ts). */
+  readonly mail?: boolean;
 }
 
 /** The entry module of a handler named in the route table. */
@@ -72,6 +75,8 @@ export class KirokuStack extends Stack {
   readonly functions = new Map<string, ApiFunction>();
   /** The roles, policies and log groups of every function but the fallback. */
   readonly grants: NestedStack;
+  /** The SES identity mail goes out as, when the deploy names one (context `sesIdentity`). */
+  readonly mail: MailSender | undefined;
   private readonly bindings: Readonly<Record<ResourceKey, Binding>>;
   private readonly functionDefaults: Partial<ApiFunctionProps>;
 
@@ -88,6 +93,7 @@ export class KirokuStack extends Stack {
       grantsScope: this.grants,
     };
 
+    this.mail = operations.mail && new MailSender(this, 'MailIdentity', operations.mail);
     this.tables = mapTables((_key, def) => this.createTable(def));
     this.bucket = fileBucket(this, operations.fileAccessLogging);
     this.bindings = {
@@ -215,6 +221,7 @@ export class KirokuStack extends Stack {
       entry: entryOf(handler),
     });
     for (const [key, access] of accessList(needs)) bind(fn, this.bindings[key], access);
+    if (needs.mail) this.mail?.allowSending(fn);
     this.functions.set(handler, fn);
     return fn;
   }

@@ -2,6 +2,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as z from 'zod';
 import { SettingsError } from '../lib/config/settings';
 import type { StageSettings } from './api-stage';
+import type { MailSettings } from './mail';
 
 /**
  * How the deploy runs Kiroku in its account, as opposed to how Kiroku behaves (lib/config/settings.ts):
@@ -16,6 +17,8 @@ export interface Operations {
   /** Who read or wrote which file: S3 server access logs to a log bucket, or CloudTrail data events. */
   readonly fileAccessLogging: 'server-access-logs' | 'cloudtrail';
   readonly stage: StageSettings;
+  /** The SES identity mail goes out as (infra/mail.ts); none: no SES, mail only through `Mail.SmtpHost`. */
+  readonly mail?: MailSettings | undefined;
 }
 
 /** The login route's own limit: a few attempts a second for the whole API, far below the default. */
@@ -42,6 +45,17 @@ const contextSchema = z.object({
     .regex(/^arn:aws[\w-]*:sns:[\w-]+:\d{12}:[\w-]+$/, 'must be the ARN of an SNS topic')
     .optional(),
   fileAccessLogging: z.enum(['server-access-logs', 'cloudtrail']).optional(),
+  sesIdentity: z
+    .string()
+    .regex(
+      /^([^@\s]+@)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/,
+      'must be a domain (example.com) or a mail address',
+    )
+    .optional(),
+  sesConfigurationSet: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be the name of an SES configuration set')
+    .optional(),
 });
 
 /** The operations of a deploy from its CDK context values (strings from -c, or JSON from cdk.json). */
@@ -51,7 +65,13 @@ export function operationsFromContext(context: Readonly<Record<string, unknown>>
     const issue = parsed.error.issues[0];
     throw new SettingsError(`context ${issue?.path.join('.')}: ${issue?.message}`);
   }
-  const { reservedConcurrency, alarmTopicArn, fileAccessLogging } = parsed.data;
+  const { reservedConcurrency, alarmTopicArn, fileAccessLogging, sesIdentity, sesConfigurationSet } =
+    parsed.data;
+  if (sesConfigurationSet && !sesIdentity) {
+    throw new SettingsError(
+      'context sesConfigurationSet: needs sesIdentity, the identity the mail goes out as',
+    );
+  }
   return {
     ...defaultOperations,
     ...(reservedConcurrency !== undefined && {
@@ -59,5 +79,6 @@ export function operationsFromContext(context: Readonly<Record<string, unknown>>
     }),
     alarmTopicArn,
     fileAccessLogging: fileAccessLogging ?? defaultOperations.fileAccessLogging,
+    mail: sesIdentity ? { identity: sesIdentity, configurationSet: sesConfigurationSet } : undefined,
   };
 }

@@ -60,6 +60,7 @@ export const tags = [
   { name: 'Records', description: 'The records of a site' },
   { name: 'Files', description: 'Uploaded files: attachments and images' },
   { name: 'Search', description: 'Full-text search and the background tasks that rebuild its index' },
+  { name: 'Mail', description: "Mail about records, and the local mail server's mailbox" },
   { name: 'Document', description: 'This document' },
   { name: 'Browser UI', description: 'The pages of the browser UI and their assets (not JSON)' },
 ] as const;
@@ -70,6 +71,7 @@ function tagOf(route: Route): (typeof tags)[number]['name'] {
   if (area === 'items') return /site|closest/.test(route.handler) ? 'Sites' : 'Records';
   if (area === 'binaries') return 'Files';
   if (area === 'openapi') return 'Document';
+  if (area === 'outgoingmails' || area === 'mailbox') return 'Mail';
   if (area === 'web') return 'Browser UI';
   if (area === 'search' || area === 'backgroundtasks') return 'Search';
   const byArea = {

@@ -13,6 +13,8 @@ export interface StreamSubscriptionDefinition {
   readonly tables?: Route['tables'];
   /** 'delete': removes objects (and aborts uploads) only, never reads or writes them. */
   readonly bucket?: Route['bucket'] | 'delete';
+  /** The handler sends mail (Mail notifications): SES in AWS, as a route's `mail` (lib/routes/route.ts). */
+  readonly mail?: boolean;
   /** Stream records per invocation (default 100). */
   readonly batchSize?: number;
   /** Concurrent batches per shard, in key order (default 1). */

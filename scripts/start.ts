@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
 import { normalizeBasePath } from '../lib/config/base-path';
-import { SettingsError, settings } from '../lib/config/settings';
+import { SettingsError, settings, useSettings } from '../lib/config/settings';
 import { logger } from '../lib/log';
 import { onLocalWrites } from '../lib/storage/local-writes';
 import { streamSubscriptions } from '../lib/streams';
@@ -14,6 +14,7 @@ import {
 } from '../local/dynamodb-local';
 import { type Gateway, startGateway } from '../local/gateway';
 import { type S3Local, startS3Local } from '../local/s3-local';
+import { type SmtpLocal, startSmtpLocal } from '../local/smtp-server';
 import { type StreamPoller, startStreamPoller } from '../local/stream-poller';
 import { pollerSubscriptions } from '../local/stream-subscriptions';
 import { buildWeb } from '../web/build';
@@ -29,6 +30,7 @@ const TABLE_PREFIX = 'kiroku-';
 
 let dynamodb: DynamoDbLocal | undefined;
 let s3: S3Local | undefined;
+let smtp: SmtpLocal | undefined;
 let poller: StreamPoller | undefined;
 let gateway: Gateway | undefined;
 let stopping = false;
@@ -103,10 +105,44 @@ async function main(): Promise<void> {
     wakeOn: onLocalWrites,
   });
 
+  smtp = await startMailServer(resolve(dataDir, 'mail'));
+
   // The browser UI's files, built from web/app as the CDK app builds them into the web functions' bundles.
   process.env.KIROKU_WEB_DIR = (await buildWeb(resolve(dataDir, 'web'))).outdir;
   gateway = await startGateway({ port, basePath });
   logger.info(`Kiroku is listening on ${gateway.url}`, { url: gateway.url });
+}
+
+/**
+ * The local SMTP server (local/smtp-server.ts) on KIROKU_SMTP_PORT (default 2525, or a free port when that
+ * one is taken and none was asked for), its mail kept under `<data>/mail`. The handlers send to it unless
+ * the settings name another SMTP host, and `mailbox/get` reads its directory.
+ */
+async function startMailServer(directory: string): Promise<SmtpLocal> {
+  const asked = process.env.KIROKU_SMTP_PORT;
+  const port = asked ? Number(asked) : 2525;
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`KIROKU_SMTP_PORT: not a port number: ${asked}`);
+  const started = await startSmtpLocal({ directory, port }).catch((error: NodeJS.ErrnoException) => {
+    if (asked || error.code !== 'EADDRINUSE') throw error;
+    return startSmtpLocal({ directory, port: 0 });
+  });
+  process.env.KIROKU_MAILBOX_DIR = started.directory;
+  const current = settings();
+  if (!current.Mail.SmtpHost) {
+    useSettings({
+      ...current,
+      Mail: {
+        ...current.Mail,
+        SmtpHost: started.host,
+        SmtpPort: started.port,
+        From: current.Mail.From ?? 'kiroku@localhost',
+      },
+    });
+  }
+  const endpoint = `smtp://${started.host}:${started.port}`;
+  logger.info(`Mail is received on ${endpoint} and kept in ${started.directory}`, { smtp: endpoint });
+  return started;
 }
 
 /**
@@ -134,6 +170,7 @@ async function shutdown(code: number): Promise<void> {
   const steps: [string, (() => Promise<void>) | undefined][] = [
     ['gateway', gateway?.close],
     ['stream poller', poller?.stop],
+    ['SMTP server', smtp?.stop],
     ['S3 emulator', s3?.stop],
     ['DynamoDB Local', dynamodb?.stop],
   ];

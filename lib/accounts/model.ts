@@ -19,6 +19,8 @@ export interface User {
   readonly timeZone?: string;
   /** The language labels and dates are read in (CONTRACT 11); none: Service.DefaultLanguage. */
   readonly language?: 'ja' | 'en';
+  /** Where mail to the user goes: `[UserN]` tokens and the From of the mails they send (CONTRACT 14). */
+  readonly mailAddresses?: readonly string[];
   readonly passwordHash?: string;
   readonly apiKeyHash?: string;
   /**

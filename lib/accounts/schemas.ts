@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { freeForm, id, MAX_LENGTH } from '../bounds';
 import { apiRequest, integer, text } from '../schema';
 import { ianaZone } from '../zoned-time';
+import { isAddrSpec, MAX_MAIL_ADDRESS_LENGTH } from './mail-addresses';
 
 const loginId = text({ min: 1, max: MAX_LENGTH.name }).refine(
   (value) => value.trim() === value && !/[\s/\\]/.test(value),
@@ -21,6 +22,15 @@ const timeZone = text({ min: 1, max: 64 })
 const language = z
   .enum(['ja', 'en'], { message: 'Language must be ja or en' })
   .meta({ description: 'ja or en: the language of built-in column labels and of the UI' });
+/** The user's mail addresses (the reference's MailAddresses), bare addresses; an empty list removes them. */
+const mailAddresses = z
+  .array(
+    text({ min: 1, max: MAX_MAIL_ADDRESS_LENGTH }).refine(isAddrSpec, {
+      message: 'must be a mail address such as taro@example.com',
+    }),
+  )
+  .max(10)
+  .meta({ description: 'Mail addresses of the user: [UserN] tokens of mails and notifications reach them' });
 /** A dept of the tenant; 0 takes the user out of their dept. */
 const deptId = id();
 
@@ -42,6 +52,7 @@ export const userCreateRequest = z.object({
   DeptId: deptId.optional(),
   TimeZone: timeZone.optional(),
   Language: language.optional(),
+  MailAddresses: mailAddresses.optional(),
 });
 
 export const userUpdateRequest = z.object({
@@ -56,6 +67,7 @@ export const userUpdateRequest = z.object({
   TimeZone: timeZone.nullable().optional(),
   /** null takes the user's own language away: Service.DefaultLanguage applies again. */
   Language: language.nullable().optional(),
+  MailAddresses: mailAddresses.optional(),
 });
 
 /** `"User,<id>"` or `"Dept,<id>"`: the reference's principal forms; groups hold users and depts. */

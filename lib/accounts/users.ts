@@ -46,7 +46,15 @@ export async function createUser(
   tenantId: number,
   input: Pick<
     z.infer<typeof userCreateRequest>,
-    'LoginId' | 'Name' | 'Password' | 'TenantManager' | 'Disabled' | 'DeptId' | 'TimeZone' | 'Language'
+    | 'LoginId'
+    | 'Name'
+    | 'Password'
+    | 'TenantManager'
+    | 'Disabled'
+    | 'DeptId'
+    | 'TimeZone'
+    | 'Language'
+    | 'MailAddresses'
   >,
   /** Who gives the login id: a privileged one only a privileged caller (or the first start) may give. */
   giver: Giver,
@@ -66,6 +74,7 @@ export async function createUser(
     deptId: await deptIdFor(tenantId, input.DeptId),
     timeZone: zoneFor(input.TimeZone),
     language: input.Language,
+    mailAddresses: input.MailAddresses?.length ? input.MailAddresses : undefined,
     passwordHash: input.Password === undefined ? undefined : await hashPassword(input.Password),
     apiKeyHash: apiKey === undefined ? undefined : hashToken(apiKey),
     privilegeGranted,
@@ -113,6 +122,12 @@ export async function updateUser(
     deptId: input.DeptId === undefined ? before.deptId : await deptIdFor(before.tenantId, input.DeptId),
     timeZone: input.TimeZone === undefined ? before.timeZone : zoneFor(input.TimeZone),
     language: input.Language === undefined ? before.language : (input.Language ?? undefined),
+    mailAddresses:
+      input.MailAddresses === undefined
+        ? before.mailAddresses
+        : input.MailAddresses.length > 0
+          ? input.MailAddresses
+          : undefined,
     passwordHash: input.Password === undefined ? before.passwordHash : await hashPassword(input.Password),
     updatedAt: time,
   };

@@ -24,6 +24,8 @@ export function userView(user: User, zone: string): Record<string, unknown> {
     TimeZone: user.timeZone ?? '',
     // The user's own language; empty when Service.DefaultLanguage applies.
     Language: user.language ?? '',
+    // Only where the user has some, as the reference answers them with ApiGetMailAddresses.
+    MailAddresses: user.mailAddresses,
     HasApiKey: user.apiKeyHash !== undefined,
     CreatedTime: formatLocal(user.createdAt, zone),
     UpdatedTime: formatLocal(user.updatedAt, zone),

@@ -1,9 +1,15 @@
-import { createTransport } from 'nodemailer';
-import { settings } from '../config/settings';
+import { OutOfBoundsError } from '../errors';
+import { expandEntries, type Mailbox, parseAddressEntry, parseAddressLists } from './addresses';
+import { tenantDirectory } from './directory';
+import { MailAddressError, NoMailAddressError, NoSenderError } from './errors';
+import { defaultSender, type MailAttachment, transmit } from './transport';
+
+export type { MailAttachment } from './transport';
 
 /**
- * One mail. An address may still be a token of the reference, `[User1]`, `[Group2]` or `[Dept3]`: the sender
- * expands it to the members' addresses in the tenant.
+ * One mail. Each of `to`, `cc` and `bcc` holds lists as the reference writes them (entries split on `,`,
+ * `;` or newlines outside quotes); an entry may be a token of the reference, `[User1]`, `[Group2]` or
+ * `[Dept3]`, which the sender expands to the members' addresses in the tenant.
  */
 export interface MailMessage {
   readonly from?: string;
@@ -12,29 +18,71 @@ export interface MailMessage {
   readonly bcc: readonly string[];
   readonly subject: string;
   readonly body: string;
+  readonly attachments?: readonly MailAttachment[];
+}
+
+/** The mail as it went out: the service's id and the mailboxes the lists came to. */
+export interface SentMail {
+  readonly messageId: string;
+  readonly from: Mailbox;
+  readonly to: readonly Mailbox[];
+  readonly cc: readonly Mailbox[];
+  readonly bcc: readonly Mailbox[];
+}
+
+/** The most recipients of one mail: SES takes 50 (To, Cc and Bcc together). */
+export const MAX_RECIPIENTS = 50;
+
+/** The lists read and expanded, before anything is sent: the first bad address throws, naming it. */
+export async function resolveRecipients(
+  tenantId: number,
+  mail: Pick<MailMessage, 'to' | 'cc' | 'bcc'>,
+): Promise<Pick<SentMail, 'to' | 'cc' | 'bcc'>> {
+  const entries = {
+    to: parseAddressLists(mail.to, 'To'),
+    cc: parseAddressLists(mail.cc, 'Cc'),
+    bcc: parseAddressLists(mail.bcc, 'Bcc'),
+  };
+  if (entries.to.length + entries.cc.length + entries.bcc.length === 0) throw new NoMailAddressError();
+  const directory = tenantDirectory(tenantId);
+  const [to, cc, bcc] = await Promise.all([
+    expandEntries(entries.to, directory),
+    expandEntries(entries.cc, directory),
+    expandEntries(entries.bcc, directory),
+  ]);
+  const count = to.length + cc.length + bcc.length;
+  if (count === 0)
+    throw new NoMailAddressError('the tokens of To, Cc and Bcc name nobody with a mail address');
+  if (count > MAX_RECIPIENTS) {
+    throw new OutOfBoundsError('To', `${count} recipients; a mail goes to at most ${MAX_RECIPIENTS}`);
+  }
+  return { to, cc, bcc };
+}
+
+/** The sender: the mail's own `from`, else `Mail.From` (or the SES identity); one bare mailbox. */
+export function resolveSender(from: string | undefined): Mailbox {
+  const text = from?.trim() || defaultSender();
+  if (!text) throw new NoSenderError();
+  const entry = parseAddressEntry(text, 'From');
+  if (entry.kind !== 'address') throw new MailAddressError(text, 'From');
+  return entry;
 }
 
 /**
- * Sends one mail (CONTRACT 14): through SMTP at `Mail.SmtpHost`. Resolves once the server took it; rejects
- * with the server's reason otherwise.
+ * Sends one mail (CONTRACT 14) through SES in AWS or SMTP elsewhere (lib/mail/transport.ts). Resolves once
+ * the service took it; rejects with a MailAddressError or NoMailAddressError (the lists are wrong: sending
+ * again cannot help), a MailServiceError (the service failed: a retry may pass), or a
+ * MailNotConfiguredError / NoSenderError (the deployment lacks Mail.SmtpHost or Mail.From).
  */
-export async function sendMail(_tenantId: number, mail: MailMessage): Promise<{ messageId: string }> {
-  const { Mail } = settings();
-  if (!Mail.SmtpHost) throw new Error('no mail service: set Mail.SmtpHost');
-  const from = mail.from ?? Mail.From;
-  if (!from) throw new Error('no sender: the mail names none and Mail.From is not set');
-  const transport = createTransport({ host: Mail.SmtpHost, port: Mail.SmtpPort, secure: false });
-  try {
-    const sent = await transport.sendMail({
-      from,
-      to: [...mail.to],
-      cc: [...mail.cc],
-      bcc: [...mail.bcc],
-      subject: mail.subject,
-      text: mail.body,
-    });
-    return { messageId: sent.messageId };
-  } finally {
-    transport.close();
-  }
+export async function sendMail(tenantId: number, mail: MailMessage): Promise<SentMail> {
+  const from = resolveSender(mail.from);
+  const recipients = await resolveRecipients(tenantId, mail);
+  const messageId = await transmit({
+    from,
+    ...recipients,
+    subject: mail.subject,
+    text: mail.body,
+    attachments: mail.attachments ?? [],
+  });
+  return { messageId, from, ...recipients };
 }

@@ -409,5 +409,36 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
     answer: done(3, 'You have been logged in.'),
   },
   'users-signout': { request: {}, answer: done(0, 'You have been logged out.') },
+  'outgoingmails-send': {
+    request: {
+      ApiKey,
+      To: 'Tanaka <tanaka@example.com>, [Group3]',
+      Cc: '[User2]',
+      Title: '見積書の送付',
+      Body: 'Please find the quotation attached.',
+      Attachments: [{ Name: 'quotation.pdf', Base64: 'JVBERi0xLjcK', ContentType: 'application/pdf' }],
+    },
+    answer: done(11, 'Email has been sent.'),
+  },
+  'mailbox-get': {
+    request: { ApiKey, Offset: 0 },
+    answer: {
+      StatusCode: 200,
+      Response: {
+        Mails: [
+          {
+            Id: '20260131000000000-0123456789ab',
+            Date: '2026-01-31T00:00:00.000Z',
+            From: 'kiroku@localhost',
+            To: ['tanaka@example.com'],
+            Cc: [],
+            Subject: '見積書の送付',
+            Text: 'Please find the quotation attached.',
+          },
+        ],
+        TotalCount: 1,
+      },
+    },
+  },
   openapi: { answer: { openapi: '3.1.0', info: { title: 'Kiroku Web API', version: '1.1' }, paths: {} } },
 };

@@ -3,6 +3,7 @@ import * as exports from './exports';
 import * as files from './files';
 import * as imports from './imports';
 import * as items from './items';
+import * as mail from './mail';
 import * as meta from './meta';
 import type { Route } from './route';
 import * as search from './search';
@@ -24,6 +25,7 @@ export const routes: readonly Route[] = [
   ...Object.values(transfers),
   ...Object.values(search),
   ...Object.values(exports),
+  ...Object.values(mail),
   meta.openapi,
   ...Object.values(web),
 ];

@@ -43,6 +43,11 @@ export interface Route {
   readonly produces?: string;
   /** Answers a redirect (302 to a presigned URL) on success instead of JSON. */
   readonly redirect?: boolean;
+  /**
+   * The function sends mail: in AWS the CDK app grants it SES sending as the deploy's identity and sets
+   * the variables lib/mail/transport.ts reads (infra/mail.ts).
+   */
+  readonly mail?: boolean;
   /** Lambda memory in MB, when the function needs more than the default (uploads hold a part). */
   readonly memoryMb?: number;
   /** The success body's schema; errors are always an ApiResult. */

@@ -13,8 +13,6 @@ export const unavailableOperations: readonly string[] = [
   '/api/extensions/{id}/get',
   // ItemsController: summaries.
   '/api/items/{id}/synchronizesummaries',
-  // OutgoingMailsController, routed as {reference}/{id}/OutgoingMails/Send.
-  '/api/items/{id}/OutgoingMails/Send',
   // TenantsController beyond create.
   '/api/tenants/get',
   '/api/tenants/{id}/delete',

@@ -4,6 +4,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createTransport } from 'nodemailer';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /**
@@ -21,17 +22,38 @@ describe('npm start', () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'kiroku-start-'));
       directories.push(dataDir);
       const port = await freePort();
+      const smtpPort = await freePort();
       const npm = spawn('npm', ['start'], {
-        env: { ...process.env, KIROKU_DATA_DIR: dataDir, PORT: String(port), POWERTOOLS_LOG_LEVEL: 'INFO' },
+        env: {
+          ...process.env,
+          KIROKU_DATA_DIR: dataDir,
+          PORT: String(port),
+          KIROKU_SMTP_PORT: String(smtpPort),
+          POWERTOOLS_LOG_LEVEL: 'INFO',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const output = collect(npm);
       await waitFor(() => output.text.includes('Kiroku is listening on'), 60_000);
       expect(await processesOf(dataDir)).not.toEqual([]);
+      // Its SMTP server takes a mail and keeps it under the data directory.
+      expect(output.text).toContain(`Mail is received on smtp://127.0.0.1:${smtpPort}`);
+      const transport = createTransport({ host: '127.0.0.1', port: smtpPort, secure: false });
+      await transport.sendMail({ from: 'a@example.com', to: 'b@example.com', subject: '件名', text: '本文' });
+      transport.close();
+      const kept = (await readdir(join(dataDir, 'mail'))).filter((name) => name.endsWith('.json'));
+      expect(kept).toHaveLength(1);
+      expect(JSON.parse(await readFile(join(dataDir, 'mail', kept[0] as string), 'utf8'))).toMatchObject({
+        Subject: '件名',
+        To: ['b@example.com'],
+      });
 
       npm.kill(signal);
       await waitFor(
-        async () => (await processesOf(dataDir)).length === 0 && !(await listening(port)),
+        async () =>
+          (await processesOf(dataDir)).length === 0 &&
+          !(await listening(port)) &&
+          !(await listening(smtpPort)),
         20_000,
       );
 
