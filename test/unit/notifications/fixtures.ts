@@ -46,6 +46,7 @@ export function record(change: Partial<ItemRecord> = {}): ItemRecord {
     createdAt: Date.UTC(2026, 0, 1),
     updatedAt: Date.UTC(2026, 0, 2),
     ver: 1,
+    version: 1,
     ...change,
   };
 }
