@@ -512,7 +512,8 @@ const ja: Words = {
   madeAt: '作成日時',
   mailbox: 'メールボックス',
   mailboxIntro: 'このインストールが送信し、ローカルの SMTP サーバーが受け取ったメールです（新しい順）。',
-  noMailbox: 'このインストールにはローカルのメールボックスがありません。メールは Amazon SES から送信されます。',
+  noMailbox:
+    'このインストールにはローカルのメールボックスがありません。メールは Amazon SES から送信されます。',
   noMail: 'メールはまだありません。',
   mailFrom: '差出人',
   date: '日時',

@@ -28,7 +28,15 @@ export const NotificationType = {
 } as const;
 
 /** The types Kiroku sends, in the order the type select offers them. */
-export const SENT_TYPES = ['Mail', 'Slack', 'ChatWork', 'Teams', 'RocketChat', 'InCircle', 'HttpClient'] as const;
+export const SENT_TYPES = [
+  'Mail',
+  'Slack',
+  'ChatWork',
+  'Teams',
+  'RocketChat',
+  'InCircle',
+  'HttpClient',
+] as const;
 export type SentType = (typeof SENT_TYPES)[number];
 
 export function typeName(type: number): string {
@@ -96,8 +104,7 @@ export function storedNotification(entry: Notification): Notification {
   }
   if (!out.Disabled) delete out.Disabled;
   if (!Array.isArray(out.MonitorChangesColumns)) delete out.MonitorChangesColumns;
-  for (const key of ['BeforeCondition', 'AfterCondition'])
-    if (!out[key]) delete out[key];
+  for (const key of ['BeforeCondition', 'AfterCondition']) if (!out[key]) delete out[key];
   return out;
 }
 
@@ -149,7 +156,11 @@ export interface DeliveryPage {
 }
 
 /** One page (50, newest first) of the site's deliveries, of one status or all. */
-export async function deliveries(siteId: number, status?: DeliveryStatus, next?: string): Promise<DeliveryPage> {
+export async function deliveries(
+  siteId: number,
+  status?: DeliveryStatus,
+  next?: string,
+): Promise<DeliveryPage> {
   const answer = await post<{ Response: { Deliveries: Delivery[]; Next?: string } }>(
     `api/items/${siteId}/notifications/deliveries`,
     { ...(status && { Status: status }), ...(next && { Next: next }) },

@@ -97,7 +97,9 @@ function DeliveryTable({ list }: { list: readonly Delivery[] }) {
   const words = t();
   if (list.length === 0) return <p class="muted">{words.noDeliveries}</p>;
   return (
-    <div class="table-scroll" tabIndex={0} role="region" aria-label={words.deliveries}>
+    // A region that scrolls sideways on a phone is reached from the keyboard too (axe scrollable-region-focusable).
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: the region scrolls, so it takes the focus
+    <section class="table-scroll" tabIndex={0} aria-label={words.deliveries}>
       <table class="grid">
         <thead>
           <tr>
@@ -141,6 +143,6 @@ function DeliveryTable({ list }: { list: readonly Delivery[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

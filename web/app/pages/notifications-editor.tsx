@@ -1,12 +1,6 @@
 import { useState } from 'preact/hooks';
 import { t } from '../i18n';
-import {
-  isSent,
-  newNotification,
-  type Notification,
-  SENT_TYPES,
-  typeName,
-} from '../notifications';
+import { isSent, type Notification, newNotification, SENT_TYPES, typeName } from '../notifications';
 import { NotificationForm } from './notification-form';
 
 /**
@@ -70,8 +64,7 @@ export function NotificationsEditor({
           {list.map((entry, index) => (
             <li key={entry.Id} class={index === editing ? 'editing' : undefined}>
               <span class="name">
-                <strong>{name(entry)}</strong>{' '}
-                <span class="muted">{String(entry.Address ?? '')}</span>
+                <strong>{name(entry)}</strong> <span class="muted">{String(entry.Address ?? '')}</span>
                 {entry.Disabled === true && <span class="badge">{words.disabled}</span>}
                 {!isSent(entry.Type) && <span class="badge error">{words.notSentType}</span>}
               </span>

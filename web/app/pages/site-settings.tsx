@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
+import { columnsOf } from '../../../lib/columns/model';
 import { type Accounts, loadAccounts } from '../accounts';
 import { describe, getSite, post, type Site } from '../api';
-import { columnsOf } from '../../../lib/columns/model';
 import { type DesignState, designState, editorCandidates, isTable, withDesign } from '../design';
 import { language, t } from '../i18n';
 import { namedInMessage, notificationsOf, storedNotification } from '../notifications';
