@@ -58,14 +58,18 @@ const labels = (group: ReturnType<Page['getByRole']>) =>
   group.locator(':scope > .field > label').allTextContents();
 
 describe('the fields of each type', () => {
-  let page: Page;
-  beforeAll(async () => {
-    const site = await table();
-    page = await loggedInPage(browser, stack.url, accounts.admin);
-    await openSettings(page, site);
-    await page.getByRole('button', { name: 'Add a notification' }).click();
-  });
-  afterAll(() => page?.context().close());
+  // One page for every case (loggedInPage polls, so it runs inside the first test, not in a hook).
+  let opened: Page | undefined;
+  const newNotification = async () => {
+    if (!opened) {
+      const site = await table();
+      opened = await loggedInPage(browser, stack.url, accounts.admin);
+      await openSettings(opened, site);
+      await opened.getByRole('button', { name: 'Add a notification' }).click();
+    }
+    return opened.getByRole('group', { name: 'Notification #1' });
+  };
+  afterAll(() => opened?.context().close());
 
   it.each([
     ['Slack', ['Type', 'Prefix', 'URL']],
@@ -76,7 +80,7 @@ describe('the fields of each type', () => {
     ['Mail', ['Type', 'Prefix', 'Subject', 'To', 'Cc', 'Bcc']],
     ['HttpClient', ['Type', 'URL', 'Encoding', 'Media type', 'Method', 'Headers (a JSON object)']],
   ])('shows the fields %s uses', async (type, fields) => {
-    const form = page.getByRole('group', { name: 'Notification #1' });
+    const form = await newNotification();
     await form.getByLabel('Type').selectOption({ label: type });
     expect(await labels(form)).toEqual(fields);
   });
