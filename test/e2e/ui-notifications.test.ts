@@ -109,7 +109,9 @@ describe('the notifications editor', () => {
     await form.getByLabel('Custom format').check();
     await form.getByLabel('Format', { exact: true }).fill('{"title": "[Title]", "region": "[ClassA]"}');
     await form.getByLabel('Every column of the editor').uncheck();
-    const monitored = form.getByRole('group', { name: 'Columns whose change is notified' }).last();
+    const monitored = form
+      .getByRole('group', { name: 'Columns whose change is notified' })
+      .getByRole('group', { name: 'Chosen columns' });
     await monitored.getByLabel('Column to add').selectOption({ label: 'Region (ClassA)' });
     await monitored.getByRole('button', { name: 'Add', exact: true }).click();
     await monitored.getByLabel('Column to add').selectOption('Status');

@@ -209,6 +209,7 @@ const en = {
   format: 'Format',
   monitorChanges: 'Columns whose change is notified',
   everyEditorColumn: 'Every column of the editor',
+  chosenColumns: 'Chosen columns',
   conditions: 'Conditions',
   beforeCondition: 'Before the change, the record is in view',
   afterCondition: 'After the change, the record is in view',
@@ -468,6 +469,7 @@ const ja: Words = {
   format: 'フォーマット',
   monitorChanges: '変更を通知する項目',
   everyEditorColumn: 'エディタのすべての項目',
+  chosenColumns: '選んだ項目',
   conditions: '条件',
   beforeCondition: '変更前にレコードが含まれるビュー',
   afterCondition: '変更後にレコードが含まれるビュー',
@@ -565,4 +567,11 @@ export function onLanguage(listener: () => void): () => void {
 /** The current language's words. */
 export function t(): Words {
   return dictionaries[current];
+}
+
+/** A time the API gives (ISO 8601) as the current language writes it; the text as given when it is no time. */
+export function localTime(value: string | undefined): string {
+  if (!value) return '';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleString(current);
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { describe } from '../api';
-import { language, t } from '../i18n';
+import { localTime, t } from '../i18n';
 import {
   DELIVERY_STATUSES,
   type Delivery,
@@ -86,13 +86,6 @@ export function Deliveries({ siteId }: { siteId: number }) {
   );
 }
 
-/** A time as the user reads it; the stored text when it is no time. */
-function when(value: string | undefined): string {
-  if (!value) return '';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString(language());
-}
-
 function DeliveryTable({ list }: { list: readonly Delivery[] }) {
   const words = t();
   if (list.length === 0) return <p class="muted">{words.noDeliveries}</p>;
@@ -134,9 +127,9 @@ function DeliveryTable({ list }: { list: readonly Delivery[] }) {
                   </>
                 ) : null}
               </td>
-              <td>{when(delivery.CreatedAt)}</td>
-              <td>{when(delivery.LastAttemptAt)}</td>
-              <td>{when(delivery.NextAttemptAt)}</td>
+              <td>{localTime(delivery.CreatedAt)}</td>
+              <td>{localTime(delivery.LastAttemptAt)}</td>
+              <td>{localTime(delivery.NextAttemptAt)}</td>
               <td>{delivery.ResponseStatus ?? ''}</td>
               <td class="reason">{delivery.Reason ?? ''}</td>
             </tr>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api';
-import { language, t } from '../i18n';
+import { localTime, t } from '../i18n';
 import { MAILS_PER_PAGE, type Mail, type MailPage, readMailbox } from '../mailbox';
 import { Loading, Notice, useLoad } from './common';
 
@@ -72,11 +72,6 @@ export function MailboxPage() {
   );
 }
 
-function when(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString(language());
-}
-
 function MailList({
   page,
   chosen,
@@ -104,7 +99,7 @@ function MailList({
         <tbody>
           {page.mails.map((mail) => (
             <tr key={mail.Id} class={mail.Id === chosen?.Id ? 'chosen' : undefined}>
-              <td>{when(mail.Date)}</td>
+              <td>{localTime(mail.Date)}</td>
               <td>{mail.From}</td>
               <td>{mail.To.join(', ')}</td>
               <td>
@@ -142,7 +137,7 @@ function MailText({ mail }: { mail: Mail }) {
           </>
         )}
         <dt>{words.date}</dt>
-        <dd>{when(mail.Date)}</dd>
+        <dd>{localTime(mail.Date)}</dd>
       </dl>
       <pre class="mail-text">{mail.Text}</pre>
     </article>

@@ -220,7 +220,7 @@ function Monitored({
       {monitored && (
         <ColumnList
           id="notification-columns"
-          legend={words.monitorChanges}
+          legend={words.chosenColumns}
           items={monitored}
           labelOf={labelOf}
           candidates={columns}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { describe } from '../api';
-import { t } from '../i18n';
+import { localTime, t } from '../i18n';
 import { type Secret, signingSecret } from '../notifications';
 import { Notice } from './common';
 
@@ -40,7 +40,7 @@ export function SigningSecret({ siteId }: { siteId: number }) {
         <p>
           <code id="signing-secret">{secret.Secret}</code>{' '}
           <span class="muted">
-            {words.madeAt}: {secret.CreatedAt}
+            {words.madeAt}: {localTime(secret.CreatedAt)}
           </span>
         </p>
       )}
