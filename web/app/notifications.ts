@@ -1,11 +1,8 @@
-import { type Answer, post } from './api';
-
 /**
  * A site's notifications as the settings page edits them (CONTRACT 14, reference note 5): the stored
  * `SiteSettings.Notifications` entries, which fields each type uses, and the entry written back (the
  * fields the type ignores and the empty ones dropped, as the reference records them; properties the page
- * does not edit, such as AfterImport, kept). Also the site's deliveries, its signing secret and the replay
- * of failed deliveries (`notifications/*`, CONTRACT 14).
+ * does not edit, such as AfterImport, kept). The deliveries are web/app/deliveries.ts.
  */
 
 export type Notification = Record<string, unknown> & { Id: number; Type: number };
@@ -123,68 +120,4 @@ export function headersProblem(headers: unknown): boolean {
 export function namedInMessage(message: string): { index: number; field: string } | undefined {
   const match = /Notifications\[(\d+)\]\.?(\w*)/.exec(message);
   return match ? { index: Number(match[1]), field: match[2] ?? '' } : undefined;
-}
-
-export type DeliveryStatus = 'Pending' | 'Retrying' | 'Delivered' | 'Failed' | 'Refused';
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = [
-  'Pending',
-  'Retrying',
-  'Delivered',
-  'Failed',
-  'Refused',
-];
-
-export interface Delivery {
-  readonly DeliveryId: string;
-  readonly NotificationId?: number;
-  readonly RecordId?: number;
-  readonly Event: string;
-  readonly Type: number | string;
-  readonly Target: string;
-  readonly Status: DeliveryStatus;
-  readonly Attempts: number;
-  readonly CreatedAt: string;
-  readonly LastAttemptAt?: string;
-  readonly NextAttemptAt?: string;
-  readonly ResponseStatus?: number;
-  readonly Reason?: string;
-}
-
-export interface DeliveryPage {
-  readonly deliveries: readonly Delivery[];
-  readonly next?: string;
-}
-
-/** One page (50, newest first) of the site's deliveries, of one status or all. */
-export async function deliveries(
-  siteId: number,
-  status?: DeliveryStatus,
-  next?: string,
-): Promise<DeliveryPage> {
-  const answer = await post<{ Response: { Deliveries: Delivery[]; Next?: string } }>(
-    `api/items/${siteId}/notifications/deliveries`,
-    { ...(status && { Status: status }), ...(next && { Next: next }) },
-  );
-  return { deliveries: answer.Response.Deliveries, next: answer.Response.Next };
-}
-
-export interface Secret {
-  readonly Secret: string;
-  readonly CreatedAt: string;
-}
-
-/** The site's signing secret (made on its first read), or a new one replacing it. */
-export async function signingSecret(siteId: number, rotate = false): Promise<Secret> {
-  const answer = await post<{ Response: Secret }>(`api/items/${siteId}/notifications/secret`, {
-    ...(rotate && { Rotate: true }),
-  });
-  return answer.Response;
-}
-
-/** Sends the site's Failed deliveries again; the server's message says how many. */
-export async function replayFailed(siteId: number): Promise<string> {
-  const answer = await post<Answer & { Response: { Replayed: number } }>(
-    `api/items/${siteId}/notifications/replay`,
-  );
-  return answer.Message ?? String(answer.Response.Replayed);
 }

@@ -1,14 +1,14 @@
 import { useState } from 'preact/hooks';
 import { describe } from '../api';
-import { localTime, t } from '../i18n';
 import {
   DELIVERY_STATUSES,
   type Delivery,
   type DeliveryStatus,
   deliveries,
   replayFailed,
-  typeName,
-} from '../notifications';
+} from '../deliveries';
+import { localTime, t } from '../i18n';
+import { typeName } from '../notifications';
 import { Field, Loading, Notice, useLoad } from './common';
 import { SigningSecret } from './signing-secret';
 

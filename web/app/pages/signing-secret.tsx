@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { describe } from '../api';
+import { type Secret, signingSecret } from '../deliveries';
 import { localTime, t } from '../i18n';
-import { type Secret, signingSecret } from '../notifications';
 import { Notice } from './common';
 
 /**
