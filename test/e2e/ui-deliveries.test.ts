@@ -122,7 +122,7 @@ describe('the deliveries of a site', () => {
     await expect.poll(() => page.locator('#signing-secret').textContent()).not.toBe(secret);
     expect(pageErrors(page)).toEqual([]);
     await page.context().close();
-  }, 90_000);
+  }, 120_000);
 
   it('sends the failed deliveries again after a confirmation and says what the server did', async () => {
     const site = await createSite(stack.url, accounts.admin.apiKey, 0, {
@@ -136,7 +136,7 @@ describe('the deliveries of a site', () => {
     await page.getByRole('button', { name: 'Send the failed deliveries again' }).click();
     await expect.poll(() => page.locator('.deliveries > .notice[role=status]').textContent()).not.toBe('');
     await page.context().close();
-  });
+  }, 60_000);
 
   it('shows the server refusing a notification at its form', async () => {
     const site = await createSite(stack.url, accounts.admin.apiKey, 0, {
@@ -153,7 +153,7 @@ describe('the deliveries of a site', () => {
     await expect.poll(() => form.getByRole('alert').textContent()).toContain('Notifications[0]');
     expect(await form.getByLabel('URL').getAttribute('aria-invalid')).toBe('true');
     await page.context().close();
-  });
+  }, 60_000);
 
   it('refuses the deliveries of a site to a user who does not manage it', async () => {
     const site = await createSite(stack.url, accounts.admin.apiKey, 0, {
@@ -167,5 +167,5 @@ describe('the deliveries of a site', () => {
     await expect.poll(() => page.locator('.deliveries [role=alert]').first().textContent()).toBeTruthy();
     expect(await rows(page).count()).toBe(0);
     await page.context().close();
-  });
+  }, 60_000);
 });

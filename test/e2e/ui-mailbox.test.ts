@@ -72,7 +72,7 @@ describe('the mailbox page', () => {
     expect(await seriousViolations(page)).toEqual([]);
     expect(pageErrors(page)).toEqual([]);
     await page.context().close();
-  });
+  }, 60_000);
 
   it('is not linked for other users, and refuses them when opened by its address', async () => {
     const page = await loggedInPage(browser, stack.url, accounts.user);
@@ -82,7 +82,7 @@ describe('the mailbox page', () => {
     await expect.poll(() => page.getByRole('alert').count()).toBe(1);
     expect(await page.locator('.mails').count()).toBe(0);
     await page.context().close();
-  });
+  }, 60_000);
 });
 
 describe('$p.apiSendMail', () => {
@@ -110,23 +110,27 @@ describe('$p.apiSendMail', () => {
       { Title: 'Nobody', Body: 'x' },
       [['fail', 400, expect.stringContaining('Add at least one email address')], ['always']],
     ],
-  ])('%s', async (_name, data, calls) => {
-    const site = await createSite(stack.url, accounts.admin.apiKey, 0, {
-      Title: 'Mail',
-      ReferenceType: 'Results',
-    });
-    await createRecord(stack.url, accounts.admin.apiKey, site, { Title: 'Order 1' });
-    const records = await call(stack.url, `/api/items/${site}/get`, { ApiKey: accounts.admin.apiKey });
-    const id = Number((records.body.Response as { Data: { ResultId: number }[] }).Data[0]?.ResultId);
-    const page = await loggedInPage(browser, stack.url, accounts.admin);
-    const before = mails.length;
-    expect(await send(page, id, data)).toEqual(calls);
-    if (calls[0]?.[0] === 'done') {
-      await expect.poll(() => mails.length).toBe(before + 1);
-      const mail = mails.at(-1) as ParsedMail;
-      expect(mail.subject).toBe('注文を受け付けました');
-      expect(mail.text?.trim()).toBe('本文です。');
-    } else expect(mails.length).toBe(before);
-    await page.context().close();
-  });
+  ])(
+    '%s',
+    async (_name, data, calls) => {
+      const site = await createSite(stack.url, accounts.admin.apiKey, 0, {
+        Title: 'Mail',
+        ReferenceType: 'Results',
+      });
+      await createRecord(stack.url, accounts.admin.apiKey, site, { Title: 'Order 1' });
+      const records = await call(stack.url, `/api/items/${site}/get`, { ApiKey: accounts.admin.apiKey });
+      const id = Number((records.body.Response as { Data: { ResultId: number }[] }).Data[0]?.ResultId);
+      const page = await loggedInPage(browser, stack.url, accounts.admin);
+      const before = mails.length;
+      expect(await send(page, id, data)).toEqual(calls);
+      if (calls[0]?.[0] === 'done') {
+        await expect.poll(() => mails.length).toBe(before + 1);
+        const mail = mails.at(-1) as ParsedMail;
+        expect(mail.subject).toBe('注文を受け付けました');
+        expect(mail.text?.trim()).toBe('本文です。');
+      } else expect(mails.length).toBe(before);
+      await page.context().close();
+    },
+    60_000,
+  );
 });

@@ -123,7 +123,7 @@ describe('the deliveries panel', () => {
     await screenshot(page, 'deliveries');
     expect(pageErrors(page)).toEqual([]);
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 
   it('shows a refusal in words, and fits 360 px', async () => {
     const site = await createSite(stack.url, accounts.admin.apiKey, 0, {
@@ -147,7 +147,7 @@ describe('the deliveries panel', () => {
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     expect(await seriousViolations(page)).toEqual([]);
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 });
 
 const mail = (n: number) => ({
@@ -185,7 +185,7 @@ describe('the mailbox page', () => {
     expect(await page.locator('.pager').textContent()).toContain('21–25 of 25');
     expect(pageErrors(page)).toEqual([]);
     await page.context().close();
-  });
+  }, 60_000);
 
   it('is not linked where the server refuses it', async () => {
     const page = await loggedInPage(browser, stack.url, accounts.user);
@@ -196,7 +196,7 @@ describe('the mailbox page', () => {
     await page.goto(`${stack.url}/#/mailbox`);
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Privileged users only.');
     await page.context().close();
-  });
+  }, 60_000);
 });
 
 describe('$p.apiSendMail', () => {
@@ -218,5 +218,5 @@ describe('$p.apiSendMail', () => {
     expect(calls).toEqual([['done', 42, 'Email has been sent.'], ['always']]);
     expect(sent).toEqual([{ To: 'a@example.com', Title: 'Hello', Body: 'Hi' }]);
     await page.context().close();
-  });
+  }, 60_000);
 });

@@ -79,11 +79,15 @@ describe('the fields of each type', () => {
     ['InCircle', ['Type', 'Prefix', 'URL', 'Token']],
     ['Mail', ['Type', 'Prefix', 'Subject', 'To', 'Cc', 'Bcc']],
     ['HttpClient', ['Type', 'URL', 'Encoding', 'Media type', 'Method', 'Headers (a JSON object)']],
-  ])('shows the fields %s uses', async (type, fields) => {
-    const form = await newNotification();
-    await form.getByLabel('Type').selectOption({ label: type });
-    expect(await labels(form)).toEqual(fields);
-  });
+  ])(
+    'shows the fields %s uses',
+    async (type, fields) => {
+      const form = await newNotification();
+      await form.getByLabel('Type').selectOption({ label: type });
+      expect(await labels(form)).toEqual(fields);
+    },
+    60_000,
+  );
 });
 
 describe('the notifications editor', () => {
@@ -148,7 +152,7 @@ describe('the notifications editor', () => {
     ]);
     expect(pageErrors(page)).toEqual([]);
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 
   it('edits and deletes stored notifications, keeping what the page does not edit', async () => {
     const site = await table({
@@ -208,7 +212,7 @@ describe('the notifications editor', () => {
       { Id: 8, Type: 6, Address: 'https://example.com/teams' },
     ]);
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 
   it('shows a refusal that names a notification at its form', async () => {
     const site = await table({ Notifications: [{ Id: 1, Type: 2, Address: 'https://example.com/a' }] });
@@ -231,7 +235,7 @@ describe('the notifications editor', () => {
     expect(await page.locator('form > .notice[role=alert]').textContent()).toBe(message);
     expect(await notificationsOf(site)).toEqual([{ Id: 1, Type: 2, Address: 'https://example.com/a' }]);
     await page.context().close();
-  });
+  }, 60_000);
 
   it('fits 360 px in Japanese and stays accessible', async () => {
     const site = await table({
@@ -248,5 +252,5 @@ describe('the notifications editor', () => {
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     expect(await seriousViolations(page)).toEqual([]);
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 });

@@ -62,7 +62,7 @@ export function NotificationsEditor({
       ) : (
         <ul class="notification-list">
           {list.map((entry, index) => (
-            <li key={entry.Id} class={index === editing ? 'editing' : undefined}>
+            <li key={`${entry.Id}-${index}`} class={index === editing ? 'editing' : undefined}>
               <span class="name">
                 <strong>{name(entry)}</strong> <span class="muted">{String(entry.Address ?? '')}</span>
                 {entry.Disabled === true && <span class="badge">{words.disabled}</span>}
@@ -95,7 +95,7 @@ export function NotificationsEditor({
       </button>
       {edited && editing !== undefined && (
         <NotificationForm
-          key={edited.Id}
+          key={editing}
           entry={edited}
           types={SENT_TYPES}
           columns={columns}

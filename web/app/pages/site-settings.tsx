@@ -142,7 +142,8 @@ function SettingsForm({ site, accounts }: { site: Site; accounts: Accounts | und
           ...(settings.ServerScripts !== undefined && { ServerScripts: settings.ServerScripts }),
           CommandButtons: buttons.filter((button) => button.Label || button.QueryString),
           Scripts: browserScripts.filter((script) => script.Body),
-          Notifications: notifications.map(storedNotification),
+          // A folder's or a dashboard's stored notifications (it has no records) go back as they are in `rest`.
+          ...(table && { Notifications: notifications.map(storedNotification) }),
         },
       });
       const answer = await post(`api/items/${site.SiteId}/updatesitesettings`, {
