@@ -100,7 +100,7 @@ describe('the deliveries of a site', () => {
       ]);
     expect(await page.locator('.deliveries tbody').textContent()).not.toContain('kept-out-of-the-list');
 
-    await page.getByLabel('Status', { exact: true }).selectOption('Delivered');
+    await page.locator('.deliveries').getByLabel('Status', { exact: true }).selectOption('Delivered');
     await expect.poll(() => rows(page).count()).toBe(1);
     const deliveryId = await rows(page).first().getAttribute('title');
     const up = received.find((request) => request.path === '/up') as Received;
