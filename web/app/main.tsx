@@ -2,9 +2,11 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { describe, post } from './api';
 import { language, onLanguage, setLanguage, t } from './i18n';
+import { mayReadMailbox } from './mailbox';
 import { createP, pageContext } from './p';
 import { Loading, Notice } from './pages/common';
 import { LoginPage } from './pages/login';
+import { MailboxPage } from './pages/mailbox';
 import { RecordPage } from './pages/record';
 import { SitePage } from './pages/site';
 import { SiteSettingsPage } from './pages/site-settings';
@@ -25,7 +27,8 @@ type Route =
   | { page: 'new-record'; siteId: number }
   | { page: 'record'; id: number }
   | { page: 'site-settings'; id: number }
-  | { page: 'user-settings' };
+  | { page: 'user-settings' }
+  | { page: 'mailbox' };
 
 function parse(hash: string): Route {
   const path = hash.replace(/^#\/?/, '');
@@ -33,6 +36,7 @@ function parse(hash: string): Route {
   const number = Number(id);
   if (head === 'login') return { page: 'login' };
   if (head === 'settings') return { page: 'user-settings' };
+  if (head === 'mailbox') return { page: 'mailbox' };
   if (head === 'sites' && Number.isSafeInteger(number)) {
     if (tail === 'new') return { page: 'new-record', siteId: number };
     if (tail === 'settings') return { page: 'site-settings', id: number };
@@ -71,8 +75,25 @@ function useSession(): [SignedIn | null | undefined, string | undefined] {
   return [currentUser(), error];
 }
 
+/** Whether the user may read the local mailbox: the server decides (web/app/mailbox.ts). */
+function useMailbox(user: SignedIn | null | undefined): boolean {
+  const [allowed, setAllowed] = useState(false);
+  const userId = user?.userId;
+  useEffect(() => {
+    setAllowed(false);
+    if (userId === undefined) return;
+    let live = true;
+    mayReadMailbox(userId).then((answer) => live && setAllowed(answer));
+    return () => {
+      live = false;
+    };
+  }, [userId]);
+  return allowed;
+}
+
 function Header({ user }: { user: SignedIn | null | undefined }) {
   const words = t();
+  const mailbox = useMailbox(user);
   const signOut = async () => {
     await post('users/signout').catch(() => undefined);
     signedOut();
@@ -93,6 +114,7 @@ function Header({ user }: { user: SignedIn | null | undefined }) {
         </label>
         {user && (
           <>
+            {mailbox && <a href="#/mailbox">{words.mailbox}</a>}
             <a href="#/settings">{words.userSettings}</a>
             <button type="button" onClick={signOut}>
               {words.signOut}
@@ -143,6 +165,9 @@ function App() {
       break;
     case 'site-settings':
       page = <SiteSettingsPage key={route.id} id={route.id} />;
+      break;
+    case 'mailbox':
+      page = <MailboxPage />;
       break;
     case 'user-settings':
       page = <UserSettingsPage user={user as SignedIn} />;

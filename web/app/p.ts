@@ -53,6 +53,8 @@ export function createP(context: PageContext) {
     apiUpdate: wrapper((id) => `api/items/${id}/update`),
     apiDelete: wrapper((id) => `api/items/${id}/delete`),
     apiGetSite: wrapper((id) => `api/items/${id}/getsite`),
+    /** `data`: From, To, Cc, Bcc, Title, Body, Attachments `[{Name, Base64, ContentType}]` (reference 5). */
+    apiSendMail: wrapper((id) => `api/items/${id}/OutgoingMails/Send`),
     apiSessionsGet: wrapper(() => 'api/sessions/get'),
     apiSessionsSet: wrapper(() => 'api/sessions/set'),
     apiSessionsDelete: wrapper(() => 'api/sessions/delete'),

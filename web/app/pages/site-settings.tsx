@@ -1,16 +1,20 @@
 import { useRef, useState } from 'preact/hooks';
+import { columnsOf } from '../../../lib/columns/model';
 import { type Accounts, loadAccounts } from '../accounts';
 import { describe, getSite, post, type Site } from '../api';
-import { type DesignState, designState, isTable, withDesign } from '../design';
-import { t } from '../i18n';
+import { type DesignState, designState, editorCandidates, isTable, withDesign } from '../design';
+import { language, t } from '../i18n';
+import { namedInMessage, notificationsOf, storedNotification } from '../notifications';
 import { Field, Loading, Notice, useLoad } from './common';
+import { Deliveries } from './deliveries';
+import { NotificationsEditor, type Refusal, type View } from './notifications-editor';
 import { TableDesign } from './table-design';
 
 /**
  * A site's settings: Title, SiteName, SiteGroupName and Permissions (updatesite); a table's design (its
  * columns' settings, the editor's and the grid's column lists), the attachment column's limits, command
- * buttons and browser scripts (SiteSettings, through updatesite); server scripts with their condition
- * flags (updatesitesettings).
+ * buttons, browser scripts and a table's notifications (SiteSettings, through updatesite); server scripts
+ * with their condition flags (updatesitesettings); a table's deliveries and signing secret.
  */
 
 const FLAGS = [
@@ -83,6 +87,7 @@ function SettingsForm({ site, accounts }: { site: Site; accounts: Accounts | und
     : Array.isArray(settings.Columns)
       ? (settings.Columns as Record<string, unknown>[])
       : [];
+  const resolved = table ? columnsOf(table, columns, language()) : undefined;
   const attachments = columns.find((column) => column.ColumnName === 'AttachmentsA') ?? {};
   const [title, setTitle] = useState(site.Title);
   const [siteName, setSiteName] = useState(site.SiteName ?? '');
@@ -102,6 +107,8 @@ function SettingsForm({ site, accounts }: { site: Site; accounts: Accounts | und
   const [browserScripts, setBrowserScripts] = useState<Named[]>(() =>
     Array.isArray(settings.Scripts) ? (settings.Scripts as Named[]) : [],
   );
+  const [notifications, setNotifications] = useState(() => notificationsOf(settings));
+  const [refusal, setRefusal] = useState<Refusal>();
   const [failure, setFailure] = useState<string>();
   const [note, setNote] = useState<string>();
   // Ids of the stored scripts removed on this page, deleted by updatesitesettings when it is saved.
@@ -110,6 +117,7 @@ function SettingsForm({ site, accounts }: { site: Site; accounts: Accounts | und
   const save = async (event: Event) => {
     event.preventDefault();
     setFailure(undefined);
+    setRefusal(undefined);
     setNote(undefined);
     const limitEntries = Object.entries(limits).filter(([, value]) => value !== '');
     const otherColumns = columns.filter((column) => column.ColumnName !== 'AttachmentsA');
@@ -134,6 +142,8 @@ function SettingsForm({ site, accounts }: { site: Site; accounts: Accounts | und
           ...(settings.ServerScripts !== undefined && { ServerScripts: settings.ServerScripts }),
           CommandButtons: buttons.filter((button) => button.Label || button.QueryString),
           Scripts: browserScripts.filter((script) => script.Body),
+          // A folder's or a dashboard's stored notifications (it has no records) go back as they are in `rest`.
+          ...(table && { Notifications: notifications.map(storedNotification) }),
         },
       });
       const answer = await post(`api/items/${site.SiteId}/updatesitesettings`, {
@@ -144,7 +154,10 @@ function SettingsForm({ site, accounts }: { site: Site; accounts: Accounts | und
       });
       setNote(String(answer.Message ?? words.saved));
     } catch (error) {
-      setFailure(describe(error));
+      const message = describe(error);
+      const named = namedInMessage(message);
+      setFailure(message);
+      if (named) setRefusal({ ...named, message });
     }
   };
 
@@ -343,11 +356,22 @@ function SettingsForm({ site, accounts }: { site: Site; accounts: Accounts | und
           second={['Body', words.body]}
           code
         />
+        {table && (
+          <NotificationsEditor
+            list={notifications}
+            onChange={setNotifications}
+            columns={editorCandidates(table)}
+            labelOf={(name) => resolved?.byName.get(name)?.labelText ?? name}
+            views={Array.isArray(settings.Views) ? (settings.Views as View[]) : []}
+            refusal={refusal}
+          />
+        )}
         <Notice error={failure} note={note} />
         <button type="submit" class="primary">
           {words.save}
         </button>
       </form>
+      {table && <Deliveries siteId={site.SiteId} />}
     </>
   );
 }
