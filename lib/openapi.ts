@@ -60,6 +60,7 @@ export const tags = [
   { name: 'Records', description: 'The records of a site' },
   { name: 'Files', description: 'Uploaded files: attachments and images' },
   { name: 'Search', description: 'Full-text search and the background tasks that rebuild its index' },
+  { name: 'Notifications', description: "A site's notification deliveries: their outcome, signing and replay" },
   { name: 'Document', description: 'This document' },
   { name: 'Browser UI', description: 'The pages of the browser UI and their assets (not JSON)' },
 ] as const;
@@ -72,6 +73,7 @@ function tagOf(route: Route): (typeof tags)[number]['name'] {
   if (area === 'openapi') return 'Document';
   if (area === 'web') return 'Browser UI';
   if (area === 'search' || area === 'backgroundtasks') return 'Search';
+  if (area === 'notifications') return 'Notifications';
   const byArea = {
     sessions: 'Sessions',
     tenants: 'Tenants',

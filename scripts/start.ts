@@ -4,6 +4,7 @@ import { normalizeBasePath } from '../lib/config/base-path';
 import { SettingsError, settings } from '../lib/config/settings';
 import { logger } from '../lib/log';
 import { onLocalWrites } from '../lib/storage/local-writes';
+import { schedules } from '../lib/schedules';
 import { streamSubscriptions } from '../lib/streams';
 import { ensureTables } from '../local/bootstrap';
 import {
@@ -14,6 +15,7 @@ import {
 } from '../local/dynamodb-local';
 import { type Gateway, startGateway } from '../local/gateway';
 import { type S3Local, startS3Local } from '../local/s3-local';
+import { type Scheduler, startScheduler } from '../local/scheduler';
 import { type StreamPoller, startStreamPoller } from '../local/stream-poller';
 import { pollerSubscriptions } from '../local/stream-subscriptions';
 import { buildWeb } from '../web/build';
@@ -30,6 +32,7 @@ const TABLE_PREFIX = 'kiroku-';
 let dynamodb: DynamoDbLocal | undefined;
 let s3: S3Local | undefined;
 let poller: StreamPoller | undefined;
+let scheduler: Scheduler | undefined;
 let gateway: Gateway | undefined;
 let stopping = false;
 
@@ -102,6 +105,8 @@ async function main(): Promise<void> {
     subscriptions: pollerSubscriptions(streamSubscriptions, tables),
     wakeOn: onLocalWrites,
   });
+  // The scheduled functions (the retries of notifications' deliveries), as the EventBridge rules run them.
+  scheduler = startScheduler(schedules);
 
   // The browser UI's files, built from web/app as the CDK app builds them into the web functions' bundles.
   process.env.KIROKU_WEB_DIR = (await buildWeb(resolve(dataDir, 'web'))).outdir;
@@ -133,6 +138,7 @@ async function shutdown(code: number): Promise<void> {
   stopping = true;
   const steps: [string, (() => Promise<void>) | undefined][] = [
     ['gateway', gateway?.close],
+    ['scheduler', async () => scheduler?.stop()],
     ['stream poller', poller?.stop],
     ['S3 emulator', s3?.stop],
     ['DynamoDB Local', dynamodb?.stop],

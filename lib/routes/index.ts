@@ -4,6 +4,7 @@ import * as files from './files';
 import * as imports from './imports';
 import * as items from './items';
 import * as meta from './meta';
+import * as notifications from './notifications';
 import type { Route } from './route';
 import * as search from './search';
 import * as sessions from './sessions';
@@ -24,6 +25,7 @@ export const routes: readonly Route[] = [
   ...Object.values(transfers),
   ...Object.values(search),
   ...Object.values(exports),
+  ...Object.values(notifications),
   meta.openapi,
   ...Object.values(web),
 ];
