@@ -16,8 +16,10 @@ import ipaddr from 'ipaddr.js';
  */
 export function addressRange(address: string): string {
   const parsed = ipaddr.process(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).match(IPV4_COMPATIBLE)) return 'reserved';
-  return parsed.range();
+  const range = parsed.range();
+  if (range === 'unicast' && parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).match(IPV4_COMPATIBLE))
+    return 'reserved';
+  return range;
 }
 const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
