@@ -1,6 +1,6 @@
 import { endpoint } from '../lib/http/api';
-import { notificationsReplay } from '../lib/routes/notifications';
 import { replayDeliveries } from '../lib/notifications/deliveries';
+import { notificationsReplay } from '../lib/routes/notifications';
 
 export const handler = endpoint(notificationsReplay, async ({ input, principal, pathId }) => {
   const replayed = await replayDeliveries(principal, pathId, input);

@@ -60,7 +60,10 @@ export const tags = [
   { name: 'Records', description: 'The records of a site' },
   { name: 'Files', description: 'Uploaded files: attachments and images' },
   { name: 'Search', description: 'Full-text search and the background tasks that rebuild its index' },
-  { name: 'Notifications', description: "A site's notification deliveries: their outcome, signing and replay" },
+  {
+    name: 'Notifications',
+    description: "A site's notification deliveries: their outcome, signing and replay",
+  },
   { name: 'Document', description: 'This document' },
   { name: 'Browser UI', description: 'The pages of the browser UI and their assets (not JSON)' },
 ] as const;

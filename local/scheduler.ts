@@ -42,11 +42,14 @@ export function startScheduler(
     };
     const next = () => {
       if (stopped) return;
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        void run();
-        next();
-      }, period - (Date.now() % period));
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          void run();
+          next();
+        },
+        period - (Date.now() % period),
+      );
       timer.unref();
       timers.add(timer);
     };

@@ -3,8 +3,8 @@ import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
 import { normalizeBasePath } from '../lib/config/base-path';
 import { SettingsError, settings } from '../lib/config/settings';
 import { logger } from '../lib/log';
-import { onLocalWrites } from '../lib/storage/local-writes';
 import { schedules } from '../lib/schedules';
+import { onLocalWrites } from '../lib/storage/local-writes';
 import { streamSubscriptions } from '../lib/streams';
 import { ensureTables } from '../local/bootstrap';
 import {

@@ -71,7 +71,10 @@ function unbracketed(host: string): string {
 }
 
 /** `::ffff:10.0.0.0/104` is the IPv4 range 10.0.0.0/8. */
-function normalizedRange([base, bits]: [ipaddr.IPv4 | ipaddr.IPv6, number]): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+function normalizedRange([base, bits]: [ipaddr.IPv4 | ipaddr.IPv6, number]): [
+  ipaddr.IPv4 | ipaddr.IPv6,
+  number,
+] {
   if (base.kind() === 'ipv6' && (base as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
     return [(base as ipaddr.IPv6).toIPv4Address(), bits - 96];
   }

@@ -50,7 +50,9 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
     return Promise.reject(new RefusedRequestError(`${request.url} is not a URL`));
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    return Promise.reject(new RefusedRequestError(`${target.protocol} URLs are not requested, only http and https`));
+    return Promise.reject(
+      new RefusedRequestError(`${target.protocol} URLs are not requested, only http and https`),
+    );
   }
   const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
   const refusal = isIP(host) ? addressRefusal(host, host, request.allowList) : undefined;
@@ -76,7 +78,8 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
     req.on('socket', (socket: Socket) => {
       const check = () => {
         const address = socket.remoteAddress;
-        const refused = address === undefined ? 'no remote address' : addressRefusal(host, address, request.allowList);
+        const refused =
+          address === undefined ? 'no remote address' : addressRefusal(host, address, request.allowList);
         if (refused) req.destroy(new RefusedRequestError(refused));
       };
       // A kept-alive socket is connected already (and was checked when it connected).
@@ -89,7 +92,12 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
       let truncated = false;
       const finish = () => {
         clearTimeout(timer);
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), truncated });
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+          truncated,
+        });
       };
       response.on('data', (chunk: Buffer) => {
         const room = request.maxResponseBytes - size;

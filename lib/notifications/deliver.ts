@@ -3,7 +3,7 @@ import { sendMail } from '../mail/send';
 import { hostAllowList } from '../net/addresses';
 import { outboundRequest, RefusedRequestError } from '../net/outbound';
 import type { HttpNotice, Notice } from './model';
-import { type SiteSecret, SIGNATURE_HEADER, signature } from './secrets';
+import { SIGNATURE_HEADER, type SiteSecret, signature } from './secrets';
 
 /**
  * One attempt at one notice, and what it came to. An HttpNotice is one request: its own headers, then
@@ -77,7 +77,11 @@ async function attemptRequest(notice: HttpNotice, context: AttemptContext): Prom
     const said = `HTTP ${status}${excerpt ? `: ${excerpt}` : ''}`;
     if (status >= 300 && status < 400) {
       const location = String(response.headers.location ?? '').slice(0, 200);
-      return { outcome: 'failed', status, reason: `${said} (a redirect to ${location || 'nowhere'}, not followed)` };
+      return {
+        outcome: 'failed',
+        status,
+        reason: `${said} (a redirect to ${location || 'nowhere'}, not followed)`,
+      };
     }
     if (status >= 400 && status < 500 && status !== 408 && status !== 429)
       return { outcome: 'failed', status, reason: said };
@@ -87,6 +91,9 @@ async function attemptRequest(notice: HttpNotice, context: AttemptContext): Prom
     // Node refuses a header value or token it cannot send (a line break in a header): not sendable as it is.
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (code.startsWith('ERR_INVALID')) return { outcome: 'refused', reason: (error as Error).message };
-    return { outcome: 'retry', reason: `${code ? `${code}: ` : ''}${(error as Error).message}`.slice(0, 500) };
+    return {
+      outcome: 'retry',
+      reason: `${code ? `${code}: ` : ''}${(error as Error).message}`.slice(0, 500),
+    };
   }
 }

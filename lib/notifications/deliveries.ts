@@ -38,7 +38,11 @@ export async function listDeliveries(
   };
 }
 
-export async function deliverySecret(principal: Principal, siteId: number, input: SecretInput): Promise<Reading> {
+export async function deliverySecret(
+  principal: Principal,
+  siteId: number,
+  input: SecretInput,
+): Promise<Reading> {
   await requireManager(principal, siteId);
   const secret = input.Rotate
     ? await rotateSiteSecret(principal.tenantId, siteId)
@@ -47,7 +51,11 @@ export async function deliverySecret(principal: Principal, siteId: number, input
 }
 
 /** Sends again the deliveries named (Failed or Refused ones), or every Failed one; answers how many. */
-export async function replayDeliveries(principal: Principal, siteId: number, input: ReplayInput): Promise<number> {
+export async function replayDeliveries(
+  principal: Principal,
+  siteId: number,
+  input: ReplayInput,
+): Promise<number> {
   await requireManager(principal, siteId);
   const { tenantId } = principal;
   const named = input.DeliveryIds !== undefined;
@@ -77,7 +85,8 @@ export async function replayDeliveries(principal: Principal, siteId: number, inp
 async function requireManager(principal: Principal, siteId: number): Promise<void> {
   const site = await siteInTenant(principal, siteId);
   const bits = await sitePermission(principal, site);
-  if (!(bits & Permission.Read)) throw new NotFoundError(`user ${principal.userId} may not read site ${siteId}`);
+  if (!(bits & Permission.Read))
+    throw new NotFoundError(`user ${principal.userId} may not read site ${siteId}`);
   if (!(bits & Permission.ManageSite))
     throw new ForbiddenError(`user ${principal.userId} lacks ManageSite on site ${siteId} (has ${bits})`);
 }

@@ -22,7 +22,8 @@ export function nextAttemptAt(
 ): number | undefined {
   const end = windowFrom + RETRY_WINDOW_MS;
   if (at >= end) return undefined;
-  const base = RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length) - 1] ?? (RETRY_DELAYS_MS[0] as number);
+  const base =
+    RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length) - 1] ?? (RETRY_DELAYS_MS[0] as number);
   const delay = Math.round(base * (1 - JITTER + 2 * JITTER * random()));
   return Math.min(at + delay, end);
 }

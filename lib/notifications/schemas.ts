@@ -41,7 +41,9 @@ export const deliveriesResponse = z
 
 export const secretRequest = z.object({
   ...apiRequest,
-  Rotate: boolean().optional().meta({ description: 'Make a new secret; the old one still signs for 24 hours' }),
+  Rotate: boolean()
+    .optional()
+    .meta({ description: 'Make a new secret; the old one still signs for 24 hours' }),
 });
 export type SecretInput = z.infer<typeof secretRequest>;
 
@@ -64,5 +66,9 @@ export const replayRequest = z.object({
 export type ReplayInput = z.infer<typeof replayRequest>;
 
 export const replayResponse = z
-  .object({ StatusCode: z.literal(200), Response: z.object({ Replayed: z.number().int() }), Message: z.string() })
+  .object({
+    StatusCode: z.literal(200),
+    Response: z.object({ Replayed: z.number().int() }),
+    Message: z.string(),
+  })
   .meta({ id: 'DeliveriesReplayed' });

@@ -2,8 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock';
 import { ConcurrentChangeError } from '../errors';
-import { isConditionFailure } from '../storage/conditions';
 import { dynamo } from '../storage/clients';
+import { isConditionFailure } from '../storage/conditions';
 import { tableName } from '../storage/tables';
 import { deliveryKeys } from './queue';
 
@@ -77,7 +77,8 @@ export async function rotateSiteSecret(tenantId: number, siteId: number): Promis
   try {
     await dynamo().send(put);
   } catch (error) {
-    if (isConditionFailure(error)) throw new ConcurrentChangeError(`site ${siteId}'s secret rotated meanwhile`);
+    if (isConditionFailure(error))
+      throw new ConcurrentChangeError(`site ${siteId}'s secret rotated meanwhile`);
     throw error;
   }
   return rotated;

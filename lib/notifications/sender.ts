@@ -3,7 +3,7 @@ import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { now } from '../clock';
 import { logger } from '../log';
 import { type Attempt, attemptNotice } from './deliver';
-import { type DeliveryRow } from './queue';
+import type { DeliveryRow } from './queue';
 import { enterFailureQueue, getDelivery, type Outcome, recordOutcome } from './repository';
 import { nextAttemptAt } from './retries';
 import { type SiteSecret, siteSecret } from './secrets';
@@ -16,7 +16,9 @@ import { scheduleWake } from './wakeups';
  * nothing.
  */
 
-export function attemptsAsked(records: readonly DynamoDBRecord[]): { record: DynamoDBRecord; row: DeliveryRow }[] {
+export function attemptsAsked(
+  records: readonly DynamoDBRecord[],
+): { record: DynamoDBRecord; row: DeliveryRow }[] {
   return records.flatMap((record) => {
     const image = record.dynamodb?.NewImage;
     if (!image || !image.sk?.S?.startsWith('D#') || image.Status?.S !== 'Pending') return [];
@@ -90,7 +92,12 @@ function outcomeOf(row: DeliveryRow, attempt: Attempt, at: number): Outcome {
       const next = nextAttemptAt(Date.parse(windowFrom), row.Attempts + 1, at);
       return next === undefined
         ? { ...base, status: 'Failed', reason: `${attempt.reason} (retried for 24 hours)` }
-        : { ...base, status: 'Retrying', reason: attempt.reason, nextAttemptAt: new Date(next).toISOString() };
+        : {
+            ...base,
+            status: 'Retrying',
+            reason: attempt.reason,
+            nextAttemptAt: new Date(next).toISOString(),
+          };
     }
   }
 }

@@ -108,7 +108,11 @@ async function wake(entry: Record<string, unknown>): Promise<boolean> {
         UpdateExpression: 'SET #status = :pending REMOVE NextAttemptAt',
         ConditionExpression: '#status = :retrying AND NextAttemptAt = :due',
         ExpressionAttributeNames: { '#status': 'Status' },
-        ExpressionAttributeValues: { ':pending': 'Pending', ':retrying': 'Retrying', ':due': entry.NextAttemptAt },
+        ExpressionAttributeValues: {
+          ':pending': 'Pending',
+          ':retrying': 'Retrying',
+          ':due': entry.NextAttemptAt,
+        },
       }),
     );
   } catch (error) {
@@ -135,7 +139,8 @@ async function writeCursor(minute: number): Promise<void> {
         TableName: tableName('deliveries'),
         Item: { ...cursorKey, Minute: minute },
         // Overlapping runs: the cursor only moves on.
-        ConditionExpression: 'attribute_not_exists(pk) OR Minute < :minute',
+        ConditionExpression: 'attribute_not_exists(pk) OR #minute < :minute',
+        ExpressionAttributeNames: { '#minute': 'Minute' },
         ExpressionAttributeValues: { ':minute': minute },
       }),
     );
