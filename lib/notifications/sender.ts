@@ -1,5 +1,5 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { now } from '../clock';
 import { logger } from '../log';
 import { type Attempt, attemptNotice } from './deliver';
@@ -21,7 +21,7 @@ export function attemptsAsked(
 ): { record: DynamoDBRecord; row: DeliveryRow }[] {
   return records.flatMap((record) => {
     const image = record.dynamodb?.NewImage;
-    if (!image || !image.sk?.S?.startsWith('D#') || image.Status?.S !== 'Pending') return [];
+    if (!image?.sk?.S?.startsWith('D#') || image.Status?.S !== 'Pending') return [];
     if (record.eventName === 'MODIFY' && record.dynamodb?.OldImage?.Status?.S === 'Pending') return [];
     return [{ record, row: unmarshall(image as Record<string, never>) as DeliveryRow }];
   });
@@ -50,7 +50,7 @@ export async function deliver(
   secrets: (tenantId: number, siteId: number) => Promise<SiteSecret>,
 ): Promise<void> {
   const row = await getDelivery(seen.TenantId, seen.SiteId, seen.DeliveryId);
-  if (!row || row.Status !== 'Pending' || row.Attempts !== seen.Attempts || !row.Notice) return;
+  if (row?.Status !== 'Pending' || row.Attempts !== seen.Attempts || !row.Notice) return;
   const at = now();
   const attempt = await attemptNotice(row.Notice, {
     tenantId: row.TenantId,
