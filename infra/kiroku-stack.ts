@@ -237,12 +237,11 @@ export class KirokuStack extends Stack {
 
   /**
    * A function of lib/schedules.ts and the EventBridge rule that runs it: not retried by EventBridge (the
-   * next run comes within minutes and each run takes up what the last left), one run at a time at most
-   * but for the overlap of a slow one (reserved concurrency 2).
+   * next run comes within minutes and each run takes up what the last left). Runs that overlap (a slow
+   * one) must be harmless: the handler's writes are conditional.
    */
   private schedule(schedule: (typeof schedules)[number]): void {
     const fn = this.createFunction(schedule.handler, schedule, {
-      reservedConcurrentExecutions: 2,
       ...(schedule.timeoutSeconds && { timeout: Duration.seconds(schedule.timeoutSeconds) }),
       ...(schedule.memoryMb && { memorySize: schedule.memoryMb }),
     });

@@ -41,11 +41,20 @@ export interface AttemptContext {
 
 export async function attemptNotice(notice: Notice, context: AttemptContext): Promise<Attempt> {
   if (notice.kind === 'mail') {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer from the mail service within ${DELIVERY_TIMEOUT_MS} ms`)),
+        DELIVERY_TIMEOUT_MS,
+      );
+    });
     try {
-      await sendMail(context.tenantId, notice);
+      await Promise.race([sendMail(context.tenantId, notice), timeout]);
       return { outcome: 'delivered' };
     } catch (error) {
       return { outcome: 'retry', reason: `mail not taken: ${(error as Error).message}`.slice(0, 500) };
+    } finally {
+      clearTimeout(timer);
     }
   }
   return attemptRequest(notice, context);

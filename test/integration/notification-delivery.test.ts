@@ -2,10 +2,18 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { now, useClock } from '../../lib/clock';
 import { loadSettings, useSettings } from '../../lib/config/settings';
-import { type HttpNotice, type NoticeOrigin, NotificationType } from '../../lib/notifications/model';
+import {
+  type HttpNotice,
+  type MailNotice,
+  type Notice,
+  type NoticeOrigin,
+  NotificationType,
+} from '../../lib/notifications/model';
 import { type DeliveryRow, deliveryId, enqueueNotices } from '../../lib/notifications/queue';
 import { getDelivery } from '../../lib/notifications/repository';
 import { RETRY_WINDOW_MS } from '../../lib/notifications/retries';
@@ -65,7 +73,7 @@ const notice = (path: string, extra: Partial<HttpNotice> = {}): HttpNotice => ({
 });
 
 /** Queues the notices as one origin (one change of one record); their delivery ids, in order. */
-async function enqueue(notices: HttpNotice[], siteId = site): Promise<string[]> {
+async function enqueue(notices: Notice[], siteId = site): Promise<string[]> {
   const origin: NoticeOrigin = {
     tenantId: 1,
     siteId,
@@ -234,6 +242,61 @@ describe('the Deliveries stream consumer', () => {
     });
     expect(again.body).toMatchObject({ Response: { Replayed: 0 } });
   }, 120_000);
+});
+
+describe('a mail notice', () => {
+  it('goes to the mail service (SMTP here), and is retried while the service is away', async () => {
+    const received: { to: string; subject: string; text: string }[] = [];
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _session, done) {
+        simpleParser(stream)
+          .then((mail) => {
+            received.push({
+              to: String(mail.to && 'text' in mail.to ? mail.to.text : ''),
+              subject: mail.subject ?? '',
+              text: mail.text ?? '',
+            });
+            done();
+          })
+          .catch(done);
+      },
+    });
+    const port = await freePort();
+    const mail: MailNotice = {
+      kind: 'mail',
+      type: NotificationType.Mail,
+      to: ['tanaka@example.com'],
+      cc: [],
+      bcc: [],
+      subject: 'Order changed',
+      body: 'Order 12 is now shipped.',
+    };
+    useSettings(
+      loadSettings({
+        KIROKU_PARAM_Notification_AllowedHosts: '["127.0.0.1"]',
+        KIROKU_PARAM_Mail_SmtpHost: '127.0.0.1',
+        KIROKU_PARAM_Mail_SmtpPort: String(port),
+        KIROKU_PARAM_Mail_From: 'kiroku@example.com',
+      }),
+    );
+    const [id] = (await enqueue([mail])) as [string];
+    const away = await waitFor(id, (r) => r.Attempts === 1);
+    expect(away.Status).toBe('Retrying');
+    expect(away.Reason).toMatch(/^mail not taken: /);
+    expect(away.Target).toBe('tanaka@example.com');
+    await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
+    try {
+      await retryNow(away);
+      expect(await waitFor(id, (r) => r.Status === 'Delivered')).toMatchObject({ Attempts: 2 });
+      expect(received).toEqual([
+        { to: 'tanaka@example.com', subject: 'Order changed', text: 'Order 12 is now shipped.\n' },
+      ]);
+    } finally {
+      await new Promise((resolve) => smtp.close(() => resolve(undefined)));
+    }
+  });
 });
 
 describe('the signature, verified as docs/api.md tells a receiver to', () => {
