@@ -245,11 +245,16 @@ export class KirokuStack extends Stack {
       ...(schedule.timeoutSeconds && { timeout: Duration.seconds(schedule.timeoutSeconds) }),
       ...(schedule.memoryMb && { memorySize: schedule.memoryMb }),
     });
-    new events.Rule(this, `${pascalCase(schedule.handler)}Schedule`, {
+    const rule = new events.Rule(this, `${pascalCase(schedule.handler)}Schedule`, {
       description: `Kiroku: functions/${schedule.handler}.ts every ${schedule.everyMinutes} minute(s)`,
       schedule: events.Schedule.rate(Duration.minutes(schedule.everyMinutes)),
       targets: [new targets.LambdaFunction(fn, { retryAttempts: 0, maxEventAge: Duration.minutes(2) })],
     });
+    acknowledge(
+      rule,
+      'Serverless-EventBusDLQ',
+      'a run that is not delivered has nothing to replay: the next run, minutes later, does its work',
+    );
   }
 
   /**
