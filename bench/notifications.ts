@@ -176,6 +176,7 @@ export async function benchNotifications(): Promise<NotificationsResult> {
       console.error('[bench] notifications: no notification rules; the bench queues the notices');
 
     // (a) latency, one update at a time.
+    console.error(`[bench] notifications: ${LATENCY_UPDATES} updates, one at a time…`);
     const latencies: number[] = [];
     for (let index = 0; index < LATENCY_UPDATES; index++) {
       const before = arrivals.filter((arrival) => arrival.path === '/hook').length;
@@ -186,6 +187,7 @@ export async function benchNotifications(): Promise<NotificationsResult> {
     }
 
     // (b) a burst over 50 records.
+    console.error(`[bench] notifications: ${BURST_UPDATES} updates in a burst…`);
     const burstRecords = await Promise.all(
       Array.from({ length: 50 }, async (_, n) =>
         Number((await call(`/api/items/${siteId}/create`, { Title: `b${n}` })).Id),
@@ -210,6 +212,7 @@ export async function benchNotifications(): Promise<NotificationsResult> {
     const lastAt = Math.max(...burst.map((arrival) => arrival.at));
 
     // (c) updates with a hanging receiver against none, interleaved.
+    console.error(`[bench] notifications: ${HANGING_UPDATES} updates with a hanging receiver and without…`);
     let hangingSite = await site('Hanging', notified('/hang'));
     if (hangingSite.StatusCode !== 200) hangingSite = await site('Hanging');
     const quietSite = await site('Quiet');
