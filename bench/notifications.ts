@@ -140,7 +140,8 @@ export async function benchNotifications(): Promise<NotificationsResult> {
     /** One update through the API; in 'enqueued' mode, its notice queued right after the answer. */
     const update = async (target: number, targetSite: number, path: string) => {
       const started = performance.now();
-      const answer = await call(`/api/items/${target}/update`, { Title: `u${++updates}`, NumA: updates });
+      const n = ++updates;
+      const answer = await call(`/api/items/${target}/update`, { Title: `u${n}`, NumA: n });
       const answeredAt = performance.now();
       if (answer.StatusCode !== 200) throw new Error(`update: ${JSON.stringify(answer)}`);
       if (mode === 'enqueued' && path !== '') {
@@ -151,10 +152,10 @@ export async function benchNotifications(): Promise<NotificationsResult> {
             recordId: target,
             notificationId: 1,
             event: 'Updated',
-            source: `bench-${updates}`,
+            source: `bench-${n}`,
             at: Date.now(),
           },
-          [httpNotice(`${receiverUrl}${path}`, updates)],
+          [httpNotice(`${receiverUrl}${path}`, n)],
         );
       }
       return { started, answeredAt };
