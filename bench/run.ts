@@ -10,6 +10,7 @@ import { benchHistory, historyVerdicts, printHistory } from './history';
 import { benchImport, importVerdicts } from './import';
 import { benchInProcess, type InProcessCase } from './in-process';
 import { benchKeyValues, keyValuesVerdicts, printKeyValues } from './key-values';
+import { benchNotifications, notificationsVerdicts, printNotifications } from './notifications';
 import { benchRecordsView, printRecordsView, recordsViewVerdicts } from './records-view';
 import * as report from './report';
 import { benchScriptBundles } from './script-bundles';
@@ -50,7 +51,8 @@ const startEnv = Object.fromEntries(
 
 /**
  * `npm run bench -- bundles sessions` runs only the phases named (sessions, in-process, bundles, start,
- * lookup, lookup-gateway, upload, scripts, records, design, history, keyvalues, search, ui, export, import), so that one figure can be taken alone on a shared machine; none:
+ * lookup, lookup-gateway, upload, scripts, records, design, history, keyvalues, search, ui, export, import,
+ * notifications), so that one figure can be taken alone on a shared machine; none:
  * all of them.
  */
 const only = new Set(process.argv.slice(2));
@@ -152,6 +154,9 @@ const exported = wanted('export')
 const imported = wanted('import')
   ? await phase('background import of 10,000 and 100,000 rows', () => benchImport())
   : undefined;
+const notifications = wanted('notifications')
+  ? await phase('notification deliveries: latency, a burst, a hanging receiver', () => benchNotifications())
+  : undefined;
 
 for (const result of sessions) {
   report.printSessions(result);
@@ -215,6 +220,11 @@ if (imported) {
   console.log(JSON.stringify(imported, null, 2));
   verdicts.push(...importVerdicts(imported));
 }
+if (notifications) {
+  console.log('\nNotification deliveries (issue 26):');
+  printNotifications(notifications);
+  verdicts.push(...notificationsVerdicts(notifications));
+}
 report.printVerdicts(verdicts);
 for (const failure of failures) console.log(`  could not measure: ${failure}`);
 
@@ -242,6 +252,7 @@ const results = {
   ui,
   export: exported,
   import: imported,
+  notifications,
 };
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nWritten to ${file} (${results.durationS} s)`);

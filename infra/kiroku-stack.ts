@@ -10,6 +10,8 @@ import {
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -18,6 +20,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as triggers from 'aws-cdk-lib/triggers';
 import type { Construct } from 'constructs';
 import { fallbackHandler, pathsOf, type Route, routes } from '../lib/routes';
+import { schedules } from '../lib/schedules';
 import { type TableDefinition, type TableKey, tables } from '../lib/storage/tables';
 import { streamSubscriptions } from '../lib/streams';
 import { ApiFunction, type ApiFunctionProps } from './api-function';
@@ -169,6 +172,7 @@ export class KirokuStack extends Stack {
         parallelization: subscription.parallelization,
       });
     }
+    for (const schedule of schedules) this.schedule(schedule);
     const adminSecret = this.bootstrapAdministrator();
     new Monitoring(this, 'Alarms', {
       api: this.api,
@@ -236,6 +240,28 @@ export class KirokuStack extends Stack {
       payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0,
       scopePermissionToRoute: false,
     });
+  }
+
+  /**
+   * A function of lib/schedules.ts and the EventBridge rule that runs it: not retried by EventBridge (the
+   * next run comes within minutes and each run takes up what the last left). Runs that overlap (a slow
+   * one) must be harmless: the handler's writes are conditional.
+   */
+  private schedule(schedule: (typeof schedules)[number]): void {
+    const fn = this.createFunction(schedule.handler, schedule, {
+      ...(schedule.timeoutSeconds && { timeout: Duration.seconds(schedule.timeoutSeconds) }),
+      ...(schedule.memoryMb && { memorySize: schedule.memoryMb }),
+    });
+    const rule = new events.Rule(this, `${pascalCase(schedule.handler)}Schedule`, {
+      description: `Kiroku: functions/${schedule.handler}.ts every ${schedule.everyMinutes} minute(s)`,
+      schedule: events.Schedule.rate(Duration.minutes(schedule.everyMinutes)),
+      targets: [new targets.LambdaFunction(fn, { retryAttempts: 0, maxEventAge: Duration.minutes(2) })],
+    });
+    acknowledge(
+      rule,
+      'Serverless-EventBusDLQ',
+      'a run that is not delivered has nothing to replay: the next run, minutes later, does its work',
+    );
   }
 
   /**

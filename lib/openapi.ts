@@ -61,6 +61,10 @@ export const tags = [
   { name: 'Files', description: 'Uploaded files: attachments and images' },
   { name: 'Search', description: 'Full-text search and the background tasks that rebuild its index' },
   { name: 'Mail', description: "Mail about records, and the local mail server's mailbox" },
+  {
+    name: 'Notifications',
+    description: "A site's notification deliveries: their outcome, signing and replay",
+  },
   { name: 'Document', description: 'This document' },
   { name: 'Browser UI', description: 'The pages of the browser UI and their assets (not JSON)' },
 ] as const;
@@ -74,6 +78,7 @@ function tagOf(route: Route): (typeof tags)[number]['name'] {
   if (area === 'outgoingmails' || area === 'mailbox') return 'Mail';
   if (area === 'web') return 'Browser UI';
   if (area === 'search' || area === 'backgroundtasks') return 'Search';
+  if (area === 'notifications') return 'Notifications';
   const byArea = {
     sessions: 'Sessions',
     tenants: 'Tenants',

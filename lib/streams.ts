@@ -69,4 +69,16 @@ export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
   },
   // S3 objects of removed or overwritten files, and what abandoned uploads leave.
   { table: 'binaries', handler: 'binary-objects', bucket: 'delete' },
+  // Notifications' deliveries (lib/notifications/sender.ts): each batch's attempts at once, each at most
+  // 10 s; batches of different sites side by side, so a hanging receiver holds back only its own site's.
+  // Mail notices expand [UserN]-style addresses (accounts).
+  {
+    table: 'deliveries',
+    handler: 'deliveries',
+    tables: { deliveries: 'write', accounts: 'read' },
+    batchSize: 100,
+    parallelization: 10,
+    timeoutSeconds: 60,
+    memoryMb: 512,
+  },
 ];

@@ -3,6 +3,7 @@ import { bootstrapAdministrator } from '../lib/accounts/bootstrap';
 import { normalizeBasePath } from '../lib/config/base-path';
 import { SettingsError, settings, useSettings } from '../lib/config/settings';
 import { logger } from '../lib/log';
+import { schedules } from '../lib/schedules';
 import { onLocalWrites } from '../lib/storage/local-writes';
 import { streamSubscriptions } from '../lib/streams';
 import { ensureTables } from '../local/bootstrap';
@@ -15,6 +16,7 @@ import {
 import { type Gateway, startGateway } from '../local/gateway';
 import { type S3Local, startS3Local } from '../local/s3-local';
 import { type SmtpLocal, startSmtpLocal } from '../local/smtp-server';
+import { type Scheduler, startScheduler } from '../local/scheduler';
 import { type StreamPoller, startStreamPoller } from '../local/stream-poller';
 import { pollerSubscriptions } from '../local/stream-subscriptions';
 import { buildWeb } from '../web/build';
@@ -32,6 +34,7 @@ let dynamodb: DynamoDbLocal | undefined;
 let s3: S3Local | undefined;
 let smtp: SmtpLocal | undefined;
 let poller: StreamPoller | undefined;
+let scheduler: Scheduler | undefined;
 let gateway: Gateway | undefined;
 let stopping = false;
 
@@ -104,6 +107,8 @@ async function main(): Promise<void> {
     subscriptions: pollerSubscriptions(streamSubscriptions, tables),
     wakeOn: onLocalWrites,
   });
+  // The scheduled functions (the retries of notifications' deliveries), as the EventBridge rules run them.
+  scheduler = startScheduler(schedules);
 
   smtp = await startMailServer(resolve(dataDir, 'mail'));
 
@@ -169,6 +174,7 @@ async function shutdown(code: number): Promise<void> {
   stopping = true;
   const steps: [string, (() => Promise<void>) | undefined][] = [
     ['gateway', gateway?.close],
+    ['scheduler', async () => scheduler?.stop()],
     ['stream poller', poller?.stop],
     ['SMTP server', smtp?.stop],
     ['S3 emulator', s3?.stop],

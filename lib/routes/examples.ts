@@ -440,5 +440,39 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
       },
     },
   },
+  'notifications-deliveries': {
+    request: { ApiKey, Status: 'Retrying' },
+    answer: {
+      StatusCode: 200,
+      Response: {
+        Deliveries: [
+          {
+            DeliveryId: '20260131000000000-0123456789abcdef0123',
+            NotificationId: 1,
+            RecordId: 11,
+            Event: 'Updated',
+            Type: 9,
+            Target: 'https://hooks.example.com/kiroku',
+            Status: 'Retrying',
+            Attempts: 2,
+            CreatedAt: '2026-01-31T00:00:00.000Z',
+            LastAttemptAt: '2026-01-31T00:00:10.412Z',
+            NextAttemptAt: '2026-01-31T00:00:40.412Z',
+            ResponseStatus: 503,
+            Reason: 'HTTP 503: Service Unavailable',
+          },
+        ],
+        Next: '20260131000000000-0123456789abcdef0123',
+      },
+    },
+  },
+  'notifications-secret': {
+    request: { ApiKey, Rotate: true },
+    answer: { StatusCode: 200, Response: { Secret: 'c'.repeat(64), CreatedAt: '2026-01-31T09:00:00.000Z' } },
+  },
+  'notifications-replay': {
+    request: { ApiKey, DeliveryIds: ['20260131000000000-0123456789abcdef0123'] },
+    answer: { StatusCode: 200, Response: { Replayed: 1 }, Message: '1 delivery has been queued again.' },
+  },
   openapi: { answer: { openapi: '3.1.0', info: { title: 'Kiroku Web API', version: '1.1' }, paths: {} } },
 };

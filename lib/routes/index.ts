@@ -5,6 +5,7 @@ import * as imports from './imports';
 import * as items from './items';
 import * as mail from './mail';
 import * as meta from './meta';
+import * as notifications from './notifications';
 import type { Route } from './route';
 import * as search from './search';
 import * as sessions from './sessions';
@@ -26,6 +27,7 @@ export const routes: readonly Route[] = [
   ...Object.values(search),
   ...Object.values(exports),
   ...Object.values(mail),
+  ...Object.values(notifications),
   meta.openapi,
   ...Object.values(web),
 ];

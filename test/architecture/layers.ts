@@ -19,6 +19,7 @@ export const layers: readonly (readonly string[])[] = [
     'lib/config/',
     'lib/storage/',
     'lib/csv/',
+    'lib/net/',
   ],
   ['lib/columns/'],
   ['lib/files/'],
@@ -38,7 +39,7 @@ export const layers: readonly (readonly string[])[] = [
     'lib/account-lists/',
     'lib/account-imports/',
   ],
-  ['lib/http/', 'lib/routes.ts', 'lib/routes/', 'lib/openapi.ts', 'lib/streams.ts'],
+  ['lib/http/', 'lib/routes.ts', 'lib/routes/', 'lib/openapi.ts', 'lib/streams.ts', 'lib/schedules.ts'],
   ['functions/', 'infra/', 'local/', 'scripts/', 'web/'],
   ['bench/'],
 ];

@@ -9,6 +9,7 @@ import type { ApiFunction } from '../../infra/api-function';
 import { addChecks } from '../../infra/checks';
 import { KirokuStack, routeFunctionPrefix } from '../../infra/kiroku-stack';
 import { fallbackHandler, pathsOf, type Route, routes } from '../../lib/routes';
+import { schedules } from '../../lib/schedules';
 import { type TableDefinition, type TableKey, tables } from '../../lib/storage/tables';
 import { streamSubscriptions } from '../../lib/streams';
 import { appWithProjectContext, SYNTH_TIMEOUT_MS } from './synth';
@@ -208,13 +209,32 @@ function grownRoutes(): Route[] {
 
 describe('KirokuStack', () => {
   describe('functions', () => {
-    it('has one function per route, the fallback, each stream handler, the bootstrap and its provider', () => {
+    it('has one function per route, the fallback, each stream handler and schedule, the bootstrap and its provider', () => {
       const triggerFunctions = 2; // bootstrap-trigger, plus the trigger's custom-resource provider
       template.resourceCountIs(
         'AWS::Lambda::Function',
-        routes.length + 1 + streamSubscriptions.length + triggerFunctions,
+        routes.length + 1 + streamSubscriptions.length + schedules.length + triggerFunctions,
       );
     });
+
+    it.each(schedules)(
+      'runs $handler every $everyMinutes minute(s), granted exactly the tables it lists',
+      (schedule) => {
+        template.hasResourceProperties('AWS::Events::Rule', {
+          ScheduleExpression: `rate(${schedule.everyMinutes} minute${schedule.everyMinutes === 1 ? '' : 's'})`,
+          State: 'ENABLED',
+          Targets: [
+            Match.objectLike({
+              Arn: { 'Fn::GetAtt': [logicalId(fn(schedule.handler)), 'Arn'] },
+              RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 120 },
+            }),
+          ],
+        });
+        expect(functionResource(schedule.handler).Properties.Timeout).toBe(schedule.timeoutSeconds ?? 29);
+        const granted = new Set(statementsOf(schedule.handler).flatMap(tablesIn));
+        expect([...granted].sort()).toEqual(Object.keys(schedule.tables).sort());
+      },
+    );
 
     it.each([...routes.map((r) => r.handler), fallbackHandler])(
       'runs %s on nodejs24.x and arm64',

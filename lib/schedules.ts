@@ -1,0 +1,28 @@
+import type { Route } from './routes';
+
+/**
+ * The scheduled handlers: each entry runs `functions/<handler>.ts`'s export `handler` every `everyMinutes`
+ * minutes. The CDK app makes an EventBridge rule per entry and `npm start` a timer (local/scheduler.ts),
+ * from this same list.
+ */
+export interface ScheduleDefinition {
+  readonly handler: string;
+  readonly everyMinutes: number;
+  /** The tables the handler may touch, and how, as in the route table. */
+  readonly tables: Route['tables'];
+  /** Lambda timeout in seconds (default 29). */
+  readonly timeoutSeconds?: number;
+  /** Lambda memory in MB (default 1024). */
+  readonly memoryMb?: number;
+}
+
+export const schedules: readonly ScheduleDefinition[] = [
+  // The retries' clock (lib/notifications/wakeups.ts): each run covers its minute, so it may last one.
+  {
+    handler: 'delivery-retries',
+    everyMinutes: 1,
+    tables: { deliveries: 'write' },
+    timeoutSeconds: 90,
+    memoryMb: 256,
+  },
+];
