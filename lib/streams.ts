@@ -76,6 +76,7 @@ export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
     table: 'deliveries',
     handler: 'deliveries',
     tables: { deliveries: 'write', accounts: 'read' },
+    mail: true,
     batchSize: 100,
     parallelization: 10,
     timeoutSeconds: 60,

@@ -15,8 +15,8 @@ import {
 } from '../local/dynamodb-local';
 import { type Gateway, startGateway } from '../local/gateway';
 import { type S3Local, startS3Local } from '../local/s3-local';
-import { type SmtpLocal, startSmtpLocal } from '../local/smtp-server';
 import { type Scheduler, startScheduler } from '../local/scheduler';
+import { type SmtpLocal, startSmtpLocal } from '../local/smtp-server';
 import { type StreamPoller, startStreamPoller } from '../local/stream-poller';
 import { pollerSubscriptions } from '../local/stream-subscriptions';
 import { buildWeb } from '../web/build';

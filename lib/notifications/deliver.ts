@@ -1,3 +1,4 @@
+import iconv from 'iconv-lite';
 import { settings } from '../config/settings';
 import { sendMail } from '../mail/send';
 import { hostAllowList } from '../net/addresses';
@@ -60,8 +61,19 @@ export async function attemptNotice(notice: Notice, context: AttemptContext): Pr
   return attemptRequest(notice, context);
 }
 
+/**
+ * The body's bytes in the charset its Content-Type names (HttpClient's `Encoding`, checked on save to be one
+ * iconv-lite writes), UTF-8 otherwise.
+ */
+export function encodedBody(notice: Pick<HttpNotice, 'body' | 'contentType'>): Buffer {
+  const charset = /;\s*charset=([^;\s]+)/i.exec(notice.contentType)?.[1]?.replace(/^"|"$/g, '');
+  return charset && iconv.encodingExists(charset)
+    ? iconv.encode(notice.body, charset)
+    : Buffer.from(notice.body, 'utf8');
+}
+
 async function attemptRequest(notice: HttpNotice, context: AttemptContext): Promise<Attempt> {
-  const body = notice.method === 'GET' ? undefined : Buffer.from(notice.body, 'utf8');
+  const body = notice.method === 'GET' ? undefined : encodedBody(notice);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(notice.headers)) {
     if (!FRAMING_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
