@@ -14,6 +14,8 @@ describe('settings', () => {
         Api: { LimitPerSite: 0 },
         Script: { ServerScript: true, ServerScriptTimeOut: 10000 },
         Search: { CreateIndexes: true },
+        Notification: { AllowedHosts: [] },
+        Mail: { SmtpPort: 25 },
       });
     });
 
