@@ -162,13 +162,15 @@ function environmentOf(handler: string): Record<string, unknown> {
 /** Every statement of the policies attached to the function's role. */
 function statementsOf(handler: string): Statement[] {
   const role = { Ref: logicalId(fn(handler).role as IConstruct) };
-  return Object.values(resources)
-    // CDK moves what does not fit a role's inline policy into managed "overflow" policies of the role.
-    .filter((r) => r.Type === 'AWS::IAM::Policy' || r.Type === 'AWS::IAM::ManagedPolicy')
-    .filter((r) =>
-      (r.Properties.Roles as unknown[]).some((ref) => JSON.stringify(ref) === JSON.stringify(role)),
-    )
-    .flatMap((r) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+  return (
+    Object.values(resources)
+      // CDK moves what does not fit a role's inline policy into managed "overflow" policies of the role.
+      .filter((r) => r.Type === 'AWS::IAM::Policy' || r.Type === 'AWS::IAM::ManagedPolicy')
+      .filter((r) =>
+        (r.Properties.Roles as unknown[]).some((ref) => JSON.stringify(ref) === JSON.stringify(role)),
+      )
+      .flatMap((r) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement)
+  );
 }
 
 /** The tables a statement's resources point at. */
