@@ -8,7 +8,7 @@ import type { Site } from '../sites/model';
 import type { ItemRecord } from './model';
 import type { TableDesign } from './record-design';
 import { storedValue, withValue } from './record-values';
-import { compileView } from './view/view';
+import { CONDITION_PROPERTIES, compileView } from './view/view';
 
 /** The site's Formulas in order (`SetByFormula`); one that cannot be applied refuses the write, named. */
 export function withFormulas(
@@ -35,19 +35,6 @@ export function withFormulas(
   }
   return next;
 }
-
-/** The View properties a Condition is matched by (a site's Views also carry its screens' settings). */
-const CONDITION_PROPERTIES = [
-  'ColumnFilterHash',
-  'ColumnFilterSearchTypes',
-  'ColumnFilterNegatives',
-  'Incomplete',
-  'Own',
-  'NearCompletionTime',
-  'Delay',
-  'Overdue',
-  'Search',
-];
 
 /** The tree that applies to the record: the formula, OutOfCondition, or null when nothing is computed. */
 function formulaFor(

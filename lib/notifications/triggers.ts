@@ -1,6 +1,6 @@
 import { ApiError } from '../errors';
 import type { ItemRecord } from '../items/model';
-import { compileView } from '../items/view/view';
+import { CONDITION_PROPERTIES, compileView } from '../items/view/view';
 import type { Site } from '../sites/model';
 import type { NotificationSetting } from '../sites/notification-settings';
 import { changed, monitoredColumns, type NoticeContext } from './format';
@@ -71,19 +71,6 @@ export function meetsConditions(
   if (notification.Expression === 1 && beforeView && afterView) return beforeMatch || afterMatch;
   return beforeMatch && afterMatch;
 }
-
-/** The View properties a condition is matched by (a site's Views also carry its screens' settings). */
-const CONDITION_PROPERTIES = [
-  'ColumnFilterHash',
-  'ColumnFilterSearchTypes',
-  'ColumnFilterNegatives',
-  'Incomplete',
-  'Own',
-  'NearCompletionTime',
-  'Delay',
-  'Overdue',
-  'Search',
-];
 
 function viewOf(site: Site, id: number | undefined): Record<string, unknown> | undefined {
   if (!id) return undefined;

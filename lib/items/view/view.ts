@@ -155,6 +155,22 @@ function negativesOf(value: unknown): ReadonlySet<string> {
 }
 
 /**
+ * The View properties a condition (a formula's, a notification's) is matched by: a site's Views also carry
+ * its screens' settings, which match nothing.
+ */
+export const CONDITION_PROPERTIES: readonly string[] = [
+  'ColumnFilterHash',
+  'ColumnFilterSearchTypes',
+  'ColumnFilterNegatives',
+  'Incomplete',
+  'Own',
+  'NearCompletionTime',
+  'Delay',
+  'Overdue',
+  'Search',
+];
+
+/**
  * View.Search's matcher (lib/search, above this layer; the endpoint hands it in): the ids of the records of
  * `siteIds` whose full text holds every word of `text`.
  */
