@@ -202,12 +202,15 @@ describe('server-script sandbox', () => {
           'saved',
           'siteSettings',
           'notifications',
+          'httpClient',
+          'logs',
+          'utilities',
           'globalThis',
         ]),
       );
       for (const name of names) {
         expect(name).toMatch(
-          /^(context|items|model|saved|siteSettings|notifications|globalThis|__kiroku\w+|parseInt|parseFloat|isNaN|isFinite|decodeURI|decodeURIComponent|encodeURI|encodeURIComponent|escape|unescape|eval|queueMicrotask|undefined|NaN|Infinity)$/,
+          /^(context|items|model|saved|siteSettings|notifications|httpClient|logs|utilities|globalThis|__kiroku\w+|parseInt|parseFloat|isNaN|isFinite|decodeURI|decodeURIComponent|encodeURI|encodeURIComponent|escape|unescape|eval|queueMicrotask|undefined|NaN|Infinity)$/,
         );
       }
     });
