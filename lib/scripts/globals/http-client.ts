@@ -8,8 +8,9 @@
  * Dictionary (Add throws on a key it has); ResponseHeaders maps a name to its values, read with
  * `.Item.get(name)` (any case) or as a property. A part of the prelude (lib/scripts/prelude.ts).
  */
-export const HTTP_CLIENT = `{
-  const HttpError = Error, hasOwn = Object.hasOwn, seal = Object.seal;
+const FACTORY = `(function (call, text, freeze, defineProperty) {
+  'use strict';
+  const HttpError = Error, seal = Object.seal;
   const hidden = (target, name, value) =>
     defineProperty(target, name, { value, enumerable: false, writable: false, configurable: true });
   const requestHeaders = new Map();
@@ -34,25 +35,43 @@ export const HTTP_CLIENT = `{
   defineProperty(RequestHeaders, 'Keys', { get: () => [...requestHeaders.keys()], enumerable: false });
   freeze(RequestHeaders);
 
-  // Header names as they came; the lookups ignore case, as HTTP does.
+  // Each header by its name in any case (HTTP's), with the name as it came; the same names are also
+  // properties, defined rather than assigned, so that a header named __proto__ stays a header.
+  const responseHeaders = new Map();
   const ResponseHeaders = {};
-  const responseName = (name) => keys(ResponseHeaders).find((key) => key.toLowerCase() === text(name).toLowerCase());
-  const clearResponse = () => { for (const key of keys(ResponseHeaders)) delete ResponseHeaders[key]; };
+  const RESERVED = ['Item', 'ContainsKey', 'Remove', 'Clear', 'Count', 'Keys'];
+  const clearResponse = () => {
+    for (const { name } of responseHeaders.values()) delete ResponseHeaders[name];
+    responseHeaders.clear();
+  };
+  const addResponse = (name, value) => {
+    const known = responseHeaders.get(name.toLowerCase());
+    if (known) return void known.values.push(value);
+    const values = [value];
+    responseHeaders.set(name.toLowerCase(), { name, values });
+    if (!RESERVED.includes(name))
+      defineProperty(ResponseHeaders, name, { value: values, enumerable: true, writable: true, configurable: true });
+  };
   hidden(ResponseHeaders, 'Item', freeze({
     get: (name) => {
-      const key = responseName(name);
-      if (key === undefined) throw missing(text(name));
-      return ResponseHeaders[key];
+      const known = responseHeaders.get(text(name).toLowerCase());
+      if (known === undefined) throw missing(text(name));
+      return known.values;
     },
   }));
-  hidden(ResponseHeaders, 'ContainsKey', (name) => responseName(name) !== undefined);
+  hidden(ResponseHeaders, 'ContainsKey', (name) => responseHeaders.has(text(name).toLowerCase()));
   hidden(ResponseHeaders, 'Remove', (name) => {
-    const key = responseName(name);
-    return key !== undefined && delete ResponseHeaders[key];
+    const known = responseHeaders.get(text(name).toLowerCase());
+    if (known === undefined) return false;
+    if (!RESERVED.includes(known.name)) delete ResponseHeaders[known.name];
+    return responseHeaders.delete(text(name).toLowerCase());
   });
   hidden(ResponseHeaders, 'Clear', clearResponse);
-  defineProperty(ResponseHeaders, 'Count', { get: () => keys(ResponseHeaders).length, enumerable: false });
-  defineProperty(ResponseHeaders, 'Keys', { get: () => keys(ResponseHeaders), enumerable: false });
+  defineProperty(ResponseHeaders, 'Count', { get: () => responseHeaders.size, enumerable: false });
+  defineProperty(ResponseHeaders, 'Keys', {
+    get: () => [...responseHeaders.values()].map(({ name }) => name),
+    enumerable: false,
+  });
 
   let StatusCode = 0, IsSuccess = false, IsTimeOut = false, TimeOut;
   const httpClient = {
@@ -82,11 +101,7 @@ export const HTTP_CLIENT = `{
     if (answer.status !== undefined) {
       StatusCode = answer.status;
       IsSuccess = StatusCode >= 200 && StatusCode <= 299;
-      for (const [name, value] of answer.headers) {
-        const key = responseName(name) ?? name;
-        if (hasOwn(ResponseHeaders, key)) ResponseHeaders[key].push(value);
-        else if (!(key in ResponseHeaders)) ResponseHeaders[key] = [value];
-      }
+      for (const [name, value] of answer.headers) addResponse(text(name), text(value));
     }
     if (answer.error !== undefined) throw new HttpError(answer.error);
     return answer.body;
@@ -104,5 +119,19 @@ export const HTTP_CLIENT = `{
   for (const [name, method] of [['Get', 'GET'], ['Post', 'POST'], ['Put', 'PUT'], ['Patch', 'PATCH'], ['Delete', 'DELETE']]) {
     hidden(httpClient, name, () => httpSend(method));
   }
-  define('httpClient', seal(httpClient));
+  return seal(httpClient);
+})`;
+
+/**
+ * Compiled on the script's first use of httpClient, by the eval the prelude holds from before any script
+ * ran: most scripts never call out, and compiling the factory would be most of the prelude's time.
+ */
+export const HTTP_CLIENT = `{
+  const compileHttpClient = eval;
+  let madeHttpClient;
+  defineProperty(globalThis, 'httpClient', {
+    get: () => (madeHttpClient ??= compileHttpClient(${JSON.stringify(FACTORY)})(call, text, freeze, defineProperty)),
+    enumerable: false,
+    configurable: false,
+  });
 }`;

@@ -44,6 +44,7 @@ beforeAll(async () => {
         ['X-Custom', 'one'],
         ['Set-Cookie', 'a=1'],
         ['Set-Cookie', 'b=2'],
+        ['__proto__', 'p'],
       ]);
       response.end(JSON.stringify({ method: request.method, body: body.toString('utf8') }));
     });
@@ -165,6 +166,24 @@ describe('httpClient', () => {
         ['a=1', 'b=2'],
         false,
         "The given key 'nope' was not present in the dictionary.",
+      ]);
+    });
+
+    it('keeps a header named __proto__ a header, and lists the names as they came', async () => {
+      const answer = await seen(`
+        httpClient.RequestUri = '${base}/echo';
+        httpClient.Get();
+        const r = httpClient.ResponseHeaders;
+        return [Object.getPrototypeOf(r) === Object.prototype, r.Item.get('__proto__'),
+          r.Keys.slice(0, 4),
+          r.Remove('x-custom'), r.ContainsKey('X-Custom'), r['X-Custom']];`);
+      expect(answer).toEqual([
+        true,
+        ['p'],
+        ['Content-Type', 'X-Custom', 'Set-Cookie', '__proto__'],
+        true,
+        false,
+        null,
       ]);
     });
 
