@@ -1,4 +1,5 @@
 import { ITEM_READS } from './globals/item-reads';
+import { ITEM_WRITES } from './globals/item-writes';
 import { NOTIFICATIONS } from './globals/notifications';
 
 /**
@@ -6,7 +7,7 @@ import { NOTIFICATIONS } from './globals/notifications';
  * run in the prelude's scope, which adds members with `member(global, name, fn)`, makes host calls with
  * `call(name, ...args)`, and may define a global of its own with `define`.
  */
-const GLOBALS = [ITEM_READS, NOTIFICATIONS].join('\n');
+const GLOBALS = [ITEM_READS, NOTIFICATIONS, ITEM_WRITES].join('\n');
 
 /**
  * The script's globals, built inside the sandbox before any script runs (CONTRACT sections 8 and 13,
