@@ -39,15 +39,20 @@ afterAll(() => stack.close());
 afterEach(() => useSettings(undefined));
 
 describe('a Before condition’s writes', () => {
-  /** What the BeforeCreate script writes into T: a JSON create, an apiModel's create, an update, a delete. */
-  const writes = (T: number, victim: number) => `
+  /**
+   * What the BeforeCreate script writes into T: a JSON create, an apiModel's create, an update and a
+   * delete of `victim`, a bulk delete of `bulk`, an upsert that matches `keyed`.
+   */
+  const writes = (T: number, victim: number, bulk: number) => `
     const json = items.Create(${T}, JSON.stringify({ Title: 'json ' + model.Title }));
     const m = items.NewResult(); m.Title = 'model ' + model.Title; m.Create(${T});
     const updated = items.Update(${victim}, JSON.stringify({ Title: 'updated' }));
     const deleted = items.Delete(${victim});
+    const bulk = items.BulkDelete(${T}, JSON.stringify({ Selected: [${bulk}] }));
+    const upserted = items.Upsert(${T}, JSON.stringify({ Keys: ['ClassA'], Title: 'upserted', ClassHash: { ClassA: 'k' } }));
     model.NumA = m.ResultId;
     // Not there yet: the write waits for this save.
-    model.DescriptionA = JSON.stringify([json, updated, deleted, (items.Get(m.ResultId) || []).length]);
+    model.DescriptionA = JSON.stringify([json, updated, deleted, bulk, upserted, (items.Get(m.ResultId) || []).length]);
     if (model.Title === 'refuse') context.Error('refused by the script');`;
 
   it.each([
@@ -57,9 +62,11 @@ describe('a Before condition’s writes', () => {
   ])('%s', async (_case, title, classA, status) => {
     const T = await table();
     const victim = await createRecord(stack.url, admin, T, { Title: 'victim' });
+    const bulk = await createRecord(stack.url, admin, T, { Title: 'bulk' });
+    await createRecord(stack.url, admin, T, { Title: 'keyed', ClassHash: { ClassA: 'k' } });
     const site = await scripted([]);
     await createRecord(stack.url, admin, site, { Title: 'first', ClassHash: { ClassA: 'taken' } });
-    const scripts = [{ Name: 'writes', Body: writes(T, victim), BeforeCreate: true }];
+    const scripts = [{ Name: 'writes', Body: writes(T, victim, bulk), BeforeCreate: true }];
     await post(`/api/items/${site}/updatesite`, { ApiKey: admin, SiteSettings: settings(scripts) });
     const created = await post(`/api/items/${site}/create`, {
       ApiKey: writer.apiKey,
@@ -68,16 +75,16 @@ describe('a Before condition’s writes', () => {
     });
     expect(created.body.StatusCode).toBe(status);
     if (status !== 200) {
-      expect(await titles(T)).toEqual(['victim']);
+      expect(await titles(T)).toEqual(['bulk', 'keyed', 'victim']);
       return;
     }
-    expect(await titles(T)).toEqual(['json saved', 'model saved']);
+    expect(await titles(T)).toEqual(['json saved', 'model saved', 'upserted']);
     const [saved] = await rows(Number(created.body.Id));
     const made = (await rows(T)).find((row) => row.Title === 'model saved');
     // The script had the id its create was going to have, and the answers it would have after the save.
     expect(saved?.NumHash).toEqual({ NumA: made?.ResultId });
     const answers = (saved?.DescriptionHash as Record<string, string> | undefined)?.DescriptionA;
-    expect(JSON.parse(String(answers))).toEqual([true, true, true, 0]);
+    expect(JSON.parse(String(answers))).toEqual([true, true, true, 1, true, 0]);
   });
 
   it('answers false at once for what can be checked before the save', async () => {
