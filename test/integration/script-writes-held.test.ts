@@ -134,5 +134,5 @@ describe('nested writes', () => {
     // The scripts of depths 0–9 each made one record; the one made at depth 10 ran no script.
     const made = await Promise.all(ring.map(titles));
     expect(made).toEqual([['start'], ...Array.from({ length: 10 }, (_, depth) => [`depth ${depth}`])]);
-  });
+  }, 120_000);
 });

@@ -19,15 +19,13 @@ import { bulkDeleteRequest, recordWriteRequest, upsertRequest } from '../../item
 import { keysMatch, requireWriter, upsert } from '../../items/upsert';
 import { logger } from '../../log';
 import { type ReferenceType, referenceTypes } from '../../sites/model';
-import { Permission, requirePermission, siteInTenant } from '../../sites/permissions';
-import { requireContainer } from '../../sites/rules';
-import { siteCreateRequest, siteUpdateRequest } from '../../sites/schemas';
-import { createSite, deleteSite, updateSite } from '../../sites/sites';
+import { Permission, siteInTenant } from '../../sites/permissions';
 import { nextItemId } from '../../sites/store';
 import { siteView } from '../../sites/views';
 import type { HostCallTable, ScriptCallContext } from '../host-calls';
 import { toModel } from '../model';
-import { apiModelOf, blankModel, jsonOf, parsed, recordBodyOf, siteBodyOf, writerOf } from './write-input';
+import { createSiteBy, deleteSiteBy, updateSiteBy } from './site-writes';
+import { apiModelOf, blankModel, jsonOf, parsed, recordBodyOf, writerOf } from './write-input';
 
 /**
  * The writing members of `items` (CONTRACT 13, reference/pleasanter-script-objects.md 1): each goes
@@ -99,15 +97,8 @@ async function create(context: ScriptCallContext, siteId: number, argument: unkn
   const writer = model ? context.principal : await writerOf(context, body);
   const site = siteId === 0 ? undefined : await siteInTenant(writer, siteId);
   if (!site || site.referenceType === 'Sites') {
-    const input = parsed(siteCreateRequest, model ? siteBodyOf(model) : body);
-    if (!context.hold) {
-      const { id } = await createSite(writer, siteId, input);
-      return { Model: model && (await savedModel(writer, id)) };
-    }
-    // createsite draws its id itself: a held site's script gets true, and no SiteId until it exists.
-    await requireContainer(writer, siteId);
-    context.hold(() => createSite(writer, siteId, input).then(() => undefined));
-    return {};
+    const id = await createSiteBy(context, writer, siteId, body, model);
+    return { Model: model && id !== undefined ? await savedModel(writer, id) : undefined };
   }
   requireRecordHolder(site);
   await requireCreator(writer, site);
@@ -139,16 +130,9 @@ async function update(context: ScriptCallContext, id: number, argument: unknown)
   const writer = model ? context.principal : await writerOf(context, body);
   const item = await findItem(writer.tenantId, id);
   if (!item) throw new NotFoundError(`no item ${id} in tenant ${writer.tenantId}`);
-  if (item.kind === 'site') {
-    const input = parsed(siteUpdateRequest, model ? siteBodyOf(model, item.site) : body);
-    if (!context.hold) await updateSite(writer, id, input);
-    else {
-      await requirePermission(writer, item.site, Permission.ManageSite);
-      context.hold(() => updateSite(writer, id, input).then(() => undefined));
-    }
-    return true;
-  }
-  const { site, record } = await recordInTenant(writer, id);
+  if (item.kind === 'site') return updateSiteBy(context, writer, item.site, body, model);
+  const { record } = item;
+  const site = await siteInTenant(writer, record.siteId);
   const input = parsed(recordWriteRequest, model ? recordBodyOf(model, site) : body);
   const scripts = context.nested('update', id);
   if (!context.hold) await updateRecord(writer, id, input, scripts);
@@ -185,14 +169,7 @@ async function remove(context: ScriptCallContext, id: number) {
   const { principal } = context;
   const item = await findItem(principal.tenantId, id);
   if (!item) throw new NotFoundError(`no item ${id} in tenant ${principal.tenantId}`);
-  if (item.kind === 'site') {
-    if (!context.hold) await deleteSite(principal, id);
-    else {
-      await requirePermission(principal, item.site, Permission.ManageSite);
-      context.hold(() => deleteSite(principal, id).then(() => undefined));
-    }
-    return true;
-  }
+  if (item.kind === 'site') return deleteSiteBy(context, item.site);
   const scripts = context.nested('delete', id);
   if (!context.hold) await deleteRecord(principal, id, scripts);
   else {
