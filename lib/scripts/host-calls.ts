@@ -3,6 +3,7 @@ import type { RecordScripts } from '../items/record-scripts';
 import type { Site } from '../sites/model';
 import { httpClientCalls } from './calls/http-client';
 import { itemReadCalls } from './calls/item-reads';
+import { itemWriteCalls } from './calls/item-writes';
 import { logCalls } from './calls/logs';
 import { utilityCalls } from './calls/utilities';
 import type { HostCall } from './job';
@@ -51,6 +52,7 @@ export function hostCalls(context: ScriptCallContext): (call: HostCall) => Promi
     ...httpClientCalls(context),
     ...logCalls(context),
     ...utilityCalls(context),
+    ...itemWriteCalls(context),
   };
   return (call) => {
     const answer = Object.hasOwn(table, call.name) ? table[call.name] : undefined;
