@@ -35,9 +35,10 @@ export interface ScriptCallContext {
   readonly hold: ((write: () => Promise<void>) => void) | undefined;
   /**
    * The scripts a nested write runs: the target site's own, at depth + 1, sharing this run's UserData;
-   * none from depth 10 (the write happens without them).
+   * none from depth 10 (the write happens without them). `writer`: the user the write is made as, when
+   * not the script's (an ApiKey in the call's JSON): the target's scripts see that user.
    */
-  nested(action: string, id: number): RecordScripts;
+  nested(action: string, id: number, writer?: Principal): RecordScripts;
   /** The structured log's fields naming the script that runs (site, condition, script). */
   readonly where: Readonly<Record<string, unknown>>;
 }

@@ -136,9 +136,10 @@ export class RequestScripts {
         return deadlineFrom(Date.now());
       },
       hold,
-      nested: (action, id) =>
+      nested: (action, id, writer) =>
         this.nested({
           ...this.request,
+          principal: writer ?? this.request.principal,
           action,
           id,
           nesting: { depth: this.depth + 1, shared: this.shared, deadline: deadlineFrom(Date.now()) },

@@ -103,7 +103,7 @@ async function create(context: ScriptCallContext, siteId: number, argument: unkn
   requireRecordHolder(site);
   await requireCreator(writer, site);
   const input = parsed(recordWriteRequest, model ? recordBodyOf(model, site) : body);
-  const scripts = context.nested('create', siteId);
+  const scripts = context.nested('create', siteId, writer);
   if (!context.hold) {
     const { id } = await createRecord(writer, siteId, input, scripts);
     return { Model: model && (await savedModel(writer, id)) };
@@ -134,7 +134,7 @@ async function update(context: ScriptCallContext, id: number, argument: unknown)
   const { record } = item;
   const site = await siteInTenant(writer, record.siteId);
   const input = parsed(recordWriteRequest, model ? recordBodyOf(model, site) : body);
-  const scripts = context.nested('update', id);
+  const scripts = context.nested('update', id, writer);
   if (!context.hold) await updateRecord(writer, id, input, scripts);
   else {
     await requireOnRecord(writer, site, record, Permission.Update);
@@ -150,7 +150,7 @@ async function upsertOf(context: ScriptCallContext, siteId: number, argument: un
   const body = jsonOf(argument);
   const writer = await writerOf(context, body);
   const input = parsed(upsertRequest, body);
-  const scripts = context.nested('upsert', siteId);
+  const scripts = context.nested('upsert', siteId, writer);
   if (!context.hold) await upsert(writer, siteId, input, scripts);
   else {
     const site = await siteInTenant(writer, siteId);
