@@ -6,6 +6,7 @@ import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
 import { recordHolders } from '../sites/model';
 import { Permission, requirePermission, siteInTenant, sitePermission } from '../sites/permissions';
+import type { ItemRecord } from './model';
 import { deletionWrites } from './record-design';
 import { compileViewFor } from './record-get';
 import { deleteChildren, linkedChildren } from './record-links';
@@ -13,6 +14,7 @@ import { grantedRecords } from './record-permissions';
 import { deleteRecords, type TransactItem } from './record-repository';
 import { selectAll } from './record-select';
 import { requireUnlocked } from './records';
+import { purgeFromBin } from './recycle-bin';
 
 export interface BulkDeleteInput {
   readonly Selected?: readonly number[];
@@ -47,11 +49,11 @@ export async function bulkDelete(
     throw new BadRequestError('bulkdelete without Selected, All or a View that filters');
   }
   const candidates = wholeSite ? await selectAll([site], view) : granted.filter(view.filter);
-  const records = candidates.filter((record) =>
+  const chosen = (record: ItemRecord) =>
     input.All === true
       ? !selected.has(record.recordId)
-      : selected.size === 0 || selected.has(record.recordId),
-  );
+      : selected.size === 0 || selected.has(record.recordId);
+  const records = candidates.filter(chosen);
   // Selected is bounded by the schema; All and a View may still select more than one request deletes.
   if (records.length > MAX_BULK.bulkDelete) {
     const problem = `selects ${records.length} records; one bulkdelete deletes at most ${MAX_BULK.bulkDelete}`;
@@ -64,9 +66,18 @@ export async function bulkDelete(
   for (const record of records) releases.set(record.recordId, await deletionWrites(principal, site, record));
   // Their files go through the Items stream (functions/record-files.ts), as a single delete's do.
   await deleteChildren(principal, children);
-  await deleteRecords(records, (record) => releases.get(record.recordId) ?? []);
+  await deleteRecords(records, (record) => releases.get(record.recordId) ?? [], principal.userId);
+  // PhysicalDelete purges what the selection names in the recycle bin too: those just deleted and those
+  // deleted before (the reference purges its deleted table), with their files and history (lib/items/recycle-bin.ts).
+  const deleted = new Set(records.map((record) => record.recordId));
+  const purged = input.PhysicalDelete
+    ? await purgeFromBin(
+        site,
+        (record) => deleted.has(record.recordId) || (chosen(record) && view.filter(record)),
+      )
+    : 0;
   const message = input.PhysicalDelete
-    ? messages.physicallyDeleted(records.length)
+    ? messages.physicallyDeleted(purged)
     : messages.bulkDeleted(site.title, records.length);
   return { id: siteId, message, ...limits };
 }
