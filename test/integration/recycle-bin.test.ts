@@ -76,7 +76,7 @@ async function recordWithFilesAndHistory(site = table) {
     expect(updated.body.StatusCode, updated.text).toBe(200);
   }
   const [row] = (await page(id)).Data;
-  const attached = (row?.AttachmentsHash as { AttachmentsA: Attachment[] }).AttachmentsA;
+  const attached = (row?.AttachmentsHash as { AttachmentsA: Attachment[] } | undefined)?.AttachmentsA ?? [];
   const guids = files.map((file) => String(attached.find((each) => each.Name === file.name)?.Guid));
   return { id, files: files.map((file, index) => ({ ...file, guid: guids[index] as string })) };
 }
