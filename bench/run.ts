@@ -12,6 +12,7 @@ import { benchInProcess, type InProcessCase } from './in-process';
 import { benchKeyValues, keyValuesVerdicts, printKeyValues } from './key-values';
 import { benchNotifications, notificationsVerdicts, printNotifications } from './notifications';
 import { benchRecordsView, printRecordsView, recordsViewVerdicts } from './records-view';
+import { benchRecycleBin, printRecycleBin, recycleBinVerdicts } from './recycle-bin';
 import * as report from './report';
 import { benchScriptBundles } from './script-bundles';
 import { printServerScripts, serverScriptVerdicts } from './script-report';
@@ -51,8 +52,8 @@ const startEnv = Object.fromEntries(
 
 /**
  * `npm run bench -- bundles sessions` runs only the phases named (sessions, in-process, bundles, start,
- * lookup, lookup-gateway, upload, scripts, records, design, history, keyvalues, search, ui, export, import,
- * notifications), so that one figure can be taken alone on a shared machine; none:
+ * lookup, lookup-gateway, upload, scripts, records, design, history, recycle-bin, keyvalues, search, ui, export,
+ * import, notifications), so that one figure can be taken alone on a shared machine; none:
  * all of them.
  */
 const only = new Set(process.argv.slice(2));
@@ -146,6 +147,11 @@ const history = wanted('history')
       benchHistory(),
     )
   : undefined;
+const recycleBin = wanted('recycle-bin')
+  ? await phase('recycle bin: restore of a record with 10 attachments, a get beside it', () =>
+      benchRecycleBin(),
+    )
+  : undefined;
 const search = wanted('search') ? await phase('full-text search', () => benchSearch()) : undefined;
 const ui = wanted('ui') ? await phase('browser UI', () => benchUi()) : undefined;
 const exported = wanted('export')
@@ -199,6 +205,10 @@ if (tableDesign) printTableDesign(tableDesign);
 if (history) {
   printHistory(history);
   verdicts.push(...historyVerdicts(history));
+}
+if (recycleBin) {
+  printRecycleBin(recycleBin);
+  verdicts.push(...recycleBinVerdicts(recycleBin));
 }
 if (chunkSteps) report.printChunkSteps(chunkSteps);
 if (search) {
