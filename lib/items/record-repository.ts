@@ -129,8 +129,13 @@ export async function deleteRecord(
  */
 async function historyBinned(records: readonly ItemRecord[]): Promise<void> {
   const expiresAt = expiryOf(now());
-  for (const record of records) {
-    await expireVersions(record.tenantId, record.siteId, record.recordId, expiresAt);
+  // A few at a time: a bulk delete of thousands of records reads as many histories (one Query each).
+  for (let start = 0; start < records.length; start += 16) {
+    await Promise.all(
+      records
+        .slice(start, start + 16)
+        .map((record) => expireVersions(record.tenantId, record.siteId, record.recordId, expiresAt)),
+    );
   }
 }
 
