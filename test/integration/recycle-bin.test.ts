@@ -211,7 +211,7 @@ describe('bulk delete and site delete', () => {
         });
         expect(JSON.stringify(found.body)).toContain(`"SiteId":${folder}`);
       },
-      { timeout: 5000, interval: 200 },
+      { timeout: 20_000, interval: 200 },
     );
   });
 });
@@ -240,7 +240,7 @@ describe('PhysicalDelete', () => {
           expect(await getBinary(1, guid)).toBeUndefined();
         for (const { id } of [live, binned]) expect(await versionItems(1, table, id)).toEqual([]);
       },
-      { timeout: 8000, interval: 200 },
+      { timeout: 20_000, interval: 200 },
     );
   });
 
@@ -280,11 +280,12 @@ describe('expiry after Deletion.RetentionDays', () => {
         for (const { guid } of expired.files) expect(await getBinary(1, guid)).toBeUndefined();
         expect(await versionItems(1, table, expired.id)).toEqual([]);
       },
-      { timeout: 10_000, interval: 250 },
+      // DynamoDB Local's TTL runs every second; the rest waits on the stream poller, slow on a loaded machine.
+      { timeout: 30_000, interval: 250 },
     );
     for (const { guid } of kept.files) expect(await getBinary(1, guid)).toBeDefined();
     expect((await restore(kept.id)).body.StatusCode).toBe(200);
-  });
+  }, 90_000);
 
   it('refuses a RetentionDays that is not a positive whole number of days', () => {
     expect(() => loadSettings({ KIROKU_PARAM_Deletion_RetentionDays: '0' })).toThrow(
