@@ -3,10 +3,15 @@
  * lib/scripts/script-worker.ts): one job is one condition's scripts in one fresh QuickJS context.
  */
 
-/** An item lookup a script makes through `items`; the host answers it with JSON text, or null. */
-export type LookupKey =
-  | { readonly kind: 'Get' | 'GetSite'; readonly id: number }
-  | { readonly kind: 'GetClosestSite'; readonly originId: number; readonly name: string };
+/**
+ * A call a script makes to the host through its globals (`items.Create`, `users.Get`, `httpClient.Post`…):
+ * the host function's name and its arguments as the prelude passed them (JSON values). The host answers
+ * with the JSON text of the result, or null (lib/scripts/host-calls.ts).
+ */
+export interface HostCall {
+  readonly name: string;
+  readonly args: readonly unknown[];
+}
 
 export interface ScriptJob {
   /** The JSON of {model, saved, siteSettings, userData, context} that the prelude builds the globals from. */
@@ -19,10 +24,8 @@ export interface ScriptJob {
     readonly filename: string;
     readonly timeOutMs: number;
   }[];
-  /** Epoch ms at which the request's time for scripts runs out, lookups included. */
+  /** Epoch ms at which the request's time for scripts runs out, host calls included. */
   readonly deadline: number;
-  /** The origin of `items.GetClosestSite(name)` without one: the site whose scripts run. */
-  readonly siteId: number;
 }
 
 /**
@@ -40,11 +43,11 @@ export type WorkerMessage =
   | { readonly kind: 'ready' }
   /** A script starts and must end by `at` (epoch ms): the host stops the worker itself soon after. */
   | { readonly kind: 'deadline'; readonly script: number; readonly at: number }
-  | { readonly kind: 'lookup'; readonly seq: number; readonly key: LookupKey }
+  | { readonly kind: 'call'; readonly seq: number; readonly call: HostCall }
   | { readonly kind: 'result'; readonly result: JobResult };
 
-/** Host → worker, on the lookup port, read synchronously while the worker waits. */
-export type LookupAnswer =
+/** Host → worker, on the answers port, read synchronously while the worker waits. */
+export type CallAnswer =
   | { readonly seq: number; readonly answer: string | null }
-  /** The lookup failed on the host: the worker stops the script; the host reports the error itself. */
+  /** The call failed on the host: the worker stops the script; the host reports the error itself. */
   | { readonly seq: number; readonly failed: true };

@@ -1,23 +1,33 @@
+import { HTTP_CLIENT } from './globals/http-client';
+import { ITEM_READS } from './globals/item-reads';
+import { LOGS } from './globals/logs';
+import { NOTIFICATIONS } from './globals/notifications';
+import { UTILITIES } from './globals/utilities';
+
 /**
- * The script's globals, built inside the sandbox before any script runs (CONTRACT section 8, reference
- * 6.4 and 6.5): `model`, `saved`, `context`, `items`, `siteSettings`, `notifications`, with the reference's
- * names. What the
- * host needs back is kept in this closure, out of the scripts' reach, and read through `__kirokuResult`,
- * which uses the JSON functions captured here, not ones a script may have replaced.
+ * The parts of the prelude that build the other globals, one file each under lib/scripts/globals/: code
+ * run in the prelude's scope, which adds members with `member(global, name, fn)`, makes host calls with
+ * `call(name, ...args)`, and may define a global of its own with `define`.
+ */
+const GLOBALS = [ITEM_READS, NOTIFICATIONS, HTTP_CLIENT, LOGS, UTILITIES].join('\n');
+
+/**
+ * The script's globals, built inside the sandbox before any script runs (CONTRACT sections 8 and 13,
+ * reference/pleasanter-script-objects.md): `model`, `saved`, `context`, `siteSettings` here, `items`,
+ * `notifications` and the others from GLOBALS, with the reference's names. What the host needs back is
+ * kept in this closure, out of the scripts' reach, and read through `__kirokuResult`, which uses the JSON
+ * functions captured here, not ones a script may have replaced.
  *
  * `host` holds the host functions (primitives in and out, objects as JSON text); `data` is the JSON of
  * {model, saved, siteSettings, userData, context, notifications}.
- *
- * `notifications` (CONTRACT 13/14, reference/pleasanter-script-objects.md): `New()` a Mail notification,
- * `Get(id)` a copy of the site's (without Token and Disabled; an unknown id fails the script, as the
- * reference's null dereference does), `Send()` keeps a copy of its fields for the host to queue once the
- * run has succeeded.
  */
 export const PRELUDE = `(function (host, data) {
   'use strict';
   const parse = JSON.parse, stringify = JSON.stringify, freeze = Object.freeze, keys = Object.keys;
   const defineProperty = Object.defineProperty, isArray = Array.isArray;
   const state = parse(data);
+  // A BigInt has no JSON; marked, it reaches the host's type check instead of failing the read.
+  const replacer = (key, value) => (typeof value === 'bigint' ? { BigInt: String(value) } : value);
   const logs = [], responses = [], caught = [], sends = [];
   let error;
   const deepFreeze = (value) => {
@@ -31,6 +41,17 @@ export const PRELUDE = `(function (host, data) {
   const define = (name, value) =>
     defineProperty(globalThis, name, { value, writable: false, enumerable: false, configurable: false });
   const text = (value) => (value === undefined || value === null ? '' : String(value));
+  // A host call (lib/scripts/host-calls.ts): the arguments cross as JSON text, the answer comes back as
+  // JSON text or null. undefined arguments cross as null.
+  const call = (name, ...args) => json(host.call(name, stringify(args, replacer)));
+  /** Adds a member to a global object that the prelude freezes and defines once every part is in. */
+  const members = {};
+  const member = (global, name, value) => {
+    (members[global] ??= {})[name] = value;
+  };
+  // What an item read answers becomes an apiModel through this: the part that owns the writes
+  // (lib/scripts/globals/item-writes.ts) sets it to add the models' own Create, Update and Delete.
+  let apiModel = (value) => value;
   const QueryStrings = freeze({
     Data: (key) => host.data(text(key)),
     Bool: (key) => host.bool(text(key)),
@@ -53,42 +74,11 @@ export const PRELUDE = `(function (host, data) {
   define('saved', deepFreeze(state.saved));
   define('siteSettings', deepFreeze(state.siteSettings));
   define('context', context);
-  define('items', freeze({
-    Get: (id) => json(host.get(Number(id))),
-    GetSite: (id) => json(host.getSite(Number(id))),
-    GetClosestSite: (name, originId) =>
-      json(host.closestSite(text(name), originId === undefined || originId === null ? 0 : Number(originId))),
-  }));
-  const NOTIFICATION_FIELDS = ['Id', 'Type', 'Prefix', 'Address', 'CcAddress', 'BccAddress', 'Token',
-    'MethodType', 'Encoding', 'MediaType', 'Headers', 'UseCustomFormat', 'Format', 'Disabled', 'Title', 'Body'];
-  const notification = (fields) => {
-    const made = { ...fields };
-    defineProperty(made, 'Send', {
-      value: () => {
-        const copy = {};
-        for (const name of NOTIFICATION_FIELDS) if (made[name] !== undefined) copy[name] = made[name];
-        sends.push(copy);
-        return true;
-      },
-      enumerable: false,
-    });
-    return made;
-  };
-  const siteNotifications = isArray(state.notifications) ? state.notifications : [];
-  define('notifications', freeze({
-    New: () => notification({ Type: 1 }),
-    Get: (id) => {
-      const found = siteNotifications.find((entry) => entry.Id === Number(id));
-      if (found === undefined) throw new TypeError('notifications.Get: the site has no notification ' + text(id));
-      const { Token, Disabled, Subject, Body, ...copied } = found;
-      return notification({ ...copied, Title: Subject, Body });
-    },
-  }));
+${GLOBALS}
+  for (const name of keys(members)) define(name, freeze(members[name]));
   define('__kirokuCaught', (caughtError) => {
     caught.push(caughtError instanceof Error ? caughtError.name + ': ' + caughtError.message : text(caughtError));
   });
-  // A BigInt has no JSON; marked, it reaches the host's type check instead of failing the read.
-  const replacer = (key, value) => (typeof value === 'bigint' ? { BigInt: String(value) } : value);
   define('__kirokuResult', () =>
     stringify({ model: state.model, userData: context.UserData, logs, responses, caught, error, sends }, replacer));
 })`;

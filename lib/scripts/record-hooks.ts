@@ -1,15 +1,14 @@
 import { callerZone } from '../accounts/caller-zone';
 import type { ItemRecord } from '../items/model';
-import type { RecordScripts } from '../items/record-scripts';
+import { noScripts, type RecordScripts } from '../items/record-scripts';
 import { logger } from '../log';
 import { queueScriptSends, scriptRunId } from '../notifications/script-notices';
 import type { Site } from '../sites/model';
 import type { Condition } from '../sites/site-scripts';
 import { ServerScriptFailure, ServerScriptRefusal } from './errors';
-import { closestSiteModel, getItems, getSiteModel } from './lookups';
 import { applyModel, toModel } from './model';
 import {
-  type LookupKey,
+  MAX_SCRIPT_DEPTH,
   RequestScripts,
   type RunOutcome,
   type ScriptRequest,
@@ -20,20 +19,41 @@ import {
  * The server scripts of one request around the record APIs (CONTRACT section 8). Before conditions may
  * change the record and refuse it; After conditions cannot undo the save, so their failures are only
  * logged; WhenloadingRecord changes the record as answered, never as stored. What the scripts send through
- * `notifications` is queued once their run's effects stand: a Before condition's sends only when the save
- * is applied (the After step that follows it), an After condition's and WhenloadingRecord's when their run
- * has succeeded.
+ * `notifications`, and what a Before condition writes through `items` (CONTRACT 13's departure), waits for
+ * their run's effects to stand: a Before condition's only until the save is applied (the After step that
+ * follows it), and a refused or failed save drops them; an After condition's and WhenloadingRecord's sends
+ * go once their run has succeeded, their writes at once.
+ *
+ * A write a script makes through `items` runs the target site's scripts with `recordScripts` again, one
+ * level deeper (`nesting`); from depth 10 it runs none.
  */
 export function recordScripts(request: ScriptRequest): RecordScripts {
+  if ((request.nesting?.depth ?? 0) >= MAX_SCRIPT_DEPTH) return noScripts;
   const { principal } = request;
   const zone = callerZone(principal);
-  const lookup = (key: LookupKey) => {
-    if (key.kind === 'GetClosestSite') return closestSiteModel(principal, key.originId, key.name);
-    return key.kind === 'Get' ? getItems(principal, key.id) : getSiteModel(principal, key.id);
-  };
-  const scripts = new RequestScripts(request, lookup);
-  /** The Before conditions' sends, held until the save they belong to is applied. */
+  const scripts = new RequestScripts(request, recordScripts);
+  /** The Before conditions' sends and writes, held until the save they belong to is applied. */
   let held: ScriptSend[] = [];
+  let heldWrites: (() => Promise<void>)[] = [];
+  const hold = (write: () => Promise<void>) => {
+    heldWrites.push(write);
+  };
+
+  /** A save is applied: the writes its Before condition made run now, in their order. */
+  const release = async (site: Site, recordId: number) => {
+    const writes = heldWrites;
+    heldWrites = [];
+    for (const write of writes) {
+      // The save stands whatever happens here: a held write that fails is logged, as an After one's is.
+      await write().catch((error: unknown) =>
+        logger.error('a server script write held for its save failed', {
+          siteId: site.siteId,
+          recordId,
+          error,
+        }),
+      );
+    }
+  };
 
   const queue = async (site: Site, recordId: number, sends: readonly ScriptSend[]) => {
     if (sends.length === 0) return;
@@ -45,9 +65,15 @@ export function recordScripts(request: ScriptRequest): RecordScripts {
   };
 
   /** The record as the scripts left it, with their sends; a refusal or a failure stops the request. */
-  const changed = async (condition: Condition, site: Site, record: ItemRecord, saved?: ItemRecord) => {
+  const changed = async (
+    condition: Condition,
+    site: Site,
+    record: ItemRecord,
+    saved?: ItemRecord,
+    holding?: typeof hold,
+  ) => {
     const model = toModel(site, record, zone);
-    const outcome = await scripts.run(condition, site, model, saved && toModel(site, saved, zone));
+    const outcome = await scripts.run(condition, site, model, saved && toModel(site, saved, zone), holding);
     if (!outcome) return { record, sends: [] };
     const done = finished(outcome);
     if (done.error !== undefined) throw new ServerScriptRefusal(done.error, done.script);
@@ -56,7 +82,11 @@ export function recordScripts(request: ScriptRequest): RecordScripts {
 
   return {
     before: async (condition, site, record, saved) => {
-      const after = await changed(condition, site, record, saved);
+      // A save tried again (a lost race) or the next record of an import starts afresh: what an earlier
+      // Before run held belonged to a save that was not applied.
+      held = [];
+      heldWrites = [];
+      const after = await changed(condition, site, record, saved, hold);
       held.push(...after.sends);
       // A record on its way out keeps what it was; only a refusal or a failure counts.
       return condition === 'BeforeDelete' ? record : after.record;
@@ -64,6 +94,7 @@ export function recordScripts(request: ScriptRequest): RecordScripts {
     after: async (condition, site, record, saved) => {
       const before = held;
       held = [];
+      await release(site, record.recordId);
       await queue(site, record.recordId, before);
       const outcome = await scripts.run(
         condition,

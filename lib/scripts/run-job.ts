@@ -1,19 +1,23 @@
 import { QueryStrings } from '../query-strings';
-import type { JobResult, LookupKey, ScriptJob } from './job';
+import type { HostCall, JobResult, ScriptJob } from './job';
 import { PRELUDE } from './prelude';
 import { type HostFunction, type Outcome, Sandbox } from './sandbox';
 import { describe } from './script-code';
 
-/** Distinct item lookups the scripts of one condition may make. */
-const MAX_LOOKUPS = 100;
+/**
+ * Host calls the scripts of one condition may make. The time limit bounds them too; this bounds a loop of
+ * cheap calls (a script paging through a table, updating each record, stays far below it).
+ */
+export const MAX_CALLS = 10_000;
 
-/** The host's answer to a lookup (JSON text or null), or why the script must stop instead. */
-export type AskHost = (key: LookupKey, deadline: number) => { answer: string | null } | { stop: string };
+/** The host's answer to a call (JSON text or null), or why the script must stop instead. */
+export type AskHost = (call: HostCall, deadline: number) => { answer: string | null } | { stop: string };
 
 /**
  * One job in a fresh sandbox, on the worker thread: the prelude, each script until its deadline (the
- * request's, or the script's own TimeOut when it comes first), then the result read back. A lookup blocks
- * the script while the host reads, and that time counts against the same deadline. `starting` tells the
+ * request's, or the script's own TimeOut when it comes first), then the result read back. A host call
+ * blocks the script while the host works (reads, writes, an outside request), and that time counts
+ * against the same deadline, so a script observes its calls' effects in the order it made them. `starting` tells the
  * host each script's deadline, so that it can stop the worker should the engine not stop itself.
  */
 export async function runJob(
@@ -24,7 +28,7 @@ export async function runJob(
   const sandbox = await Sandbox.open();
   try {
     let deadline = job.deadline;
-    const host = hostFunctions(job, sandbox, (key) => ask(key, deadline));
+    const host = hostFunctions(job, sandbox, (call) => ask(call, deadline));
     // A request whose time is already spent (the save between Before and After counts) runs nothing.
     if (Date.now() >= job.deadline) return { kind: 'failed', script: 0, what: describe({ kind: 'timeout' }) };
     // The prelude is Kiroku's own short code, given no deadline: interrupted half-way, it would leave
@@ -60,37 +64,28 @@ function ended(outcome: Outcome, sandbox: Sandbox, script: number): JobResult {
 function hostFunctions(
   job: ScriptJob,
   sandbox: Sandbox,
-  ask: (key: LookupKey) => ReturnType<AskHost>,
+  ask: (call: HostCall) => ReturnType<AskHost>,
 ): Record<string, HostFunction> {
   const query = new QueryStrings(job.query);
-  // One answer per distinct lookup in a job: asked again, the script sees what it saw.
-  const answers = new Map<string, string | null>();
-  const lookup = (key: LookupKey): string | null => {
-    const ids = key.kind === 'GetClosestSite' ? [key.originId] : [key.id];
-    if (!ids.every((id) => Number.isSafeInteger(id) && id >= 0)) return null;
-    const text = JSON.stringify(key);
-    const known = answers.get(text);
-    if (known !== undefined) return known;
-    if (answers.size >= MAX_LOOKUPS) {
-      sandbox.stop(`made more than ${MAX_LOOKUPS} item lookups`);
-      return null;
-    }
-    const reply = ask(key);
-    if ('stop' in reply) {
-      sandbox.stop(reply.stop);
-      return null;
-    }
-    answers.set(text, reply.answer);
-    return reply.answer;
-  };
+  let calls = 0;
   return {
     data: (key) => query.data(String(key)),
     bool: (key) => query.bool(String(key)),
     int: (key) => query.int(String(key)),
     long: (key) => query.long(String(key)),
-    get: (id) => lookup({ kind: 'Get', id: Number(id) }),
-    getSite: (id) => lookup({ kind: 'GetSite', id: Number(id) }),
-    closestSite: (name, originId) =>
-      lookup({ kind: 'GetClosestSite', name: String(name), originId: Number(originId) || job.siteId }),
+    /** `name`, and the JSON text of the arguments' array (lib/scripts/prelude.ts `call`). */
+    call: (name, args) => {
+      if (calls >= MAX_CALLS) {
+        sandbox.stop(`made more than ${MAX_CALLS} host calls`);
+        return null;
+      }
+      calls += 1;
+      const reply = ask({ name: String(name), args: JSON.parse(String(args)) });
+      if ('stop' in reply) {
+        sandbox.stop(reply.stop);
+        return null;
+      }
+      return reply.answer;
+    },
   };
 }

@@ -1,12 +1,14 @@
 import type { Principal } from '../accounts/principal';
 import { settings } from '../config/settings';
+import type { RecordScripts } from '../items/record-scripts';
 import { logger } from '../log';
 import type { Site } from '../sites/model';
 import { notificationsOf } from '../sites/notification-settings';
 import { type Condition, type ServerScript, scriptsOf } from '../sites/site-scripts';
+import { hostCalls, type ScriptCallContext } from './host-calls';
 import type { FlatModel } from './model';
 import { nameOf, wrap } from './script-code';
-import { type Lookup, runInWorker } from './worker-pool';
+import { runInWorker } from './worker-pool';
 
 /** The request the scripts run for: what `context` shows of it. */
 export interface ScriptRequest {
@@ -20,7 +22,20 @@ export interface ScriptRequest {
   readonly apiVersion?: number | string;
   /** The `{id}` of the path. */
   readonly id: number;
+  /**
+   * For a nested write's scripts (an `items.*` call of a script): its depth (0, the default, for a
+   * caller's request), the UserData every run of the request shares, and the deadline of the run that
+   * made the call, which the nested run may not outlast.
+   */
+  readonly nesting?: {
+    readonly depth: number;
+    readonly shared: { userData: unknown };
+    readonly deadline: number;
+  };
 }
+
+/** The reference's ServerScriptDepth limit: from this depth, an `items.*` write runs no scripts. */
+export const MAX_SCRIPT_DEPTH = 10;
 
 /** A notification a script sent (`notifications.New()…Send()`): its fields as the script left them. */
 export type ScriptSend = Readonly<Record<string, unknown>>;
@@ -36,37 +51,49 @@ export type RunOutcome =
     }
   | { readonly kind: 'failed'; readonly reason: string };
 
-export type { LookupKey } from './job';
-export type { Lookup } from './worker-pool';
-
 /**
  * A request's scripts, each condition's run as one job on a script worker (lib/scripts/worker-pool.ts).
  * The request's scripts together have `Script.ServerScriptTimeOut`: one deadline, set when its first
- * script starts, that the lookups they wait for and the request's own work between its conditions (a
- * save, the next record of a page) count against; each script's own TimeOut bounds it too. An overrun fails the run whatever the
- * script was doing, a long built-in included. Lookups block the script while the host reads, so a run
- * never starts again: its effects (model, UserData, logs) are those of its one pass.
+ * script starts, that the host calls they wait for and the request's own work between its conditions (a
+ * save, the next record of a page) count against; each script's own TimeOut bounds it too. An overrun
+ * fails the run whatever the script was doing, a long built-in included. Host calls block the script
+ * while the host works, so a run never starts again: its effects (model, UserData, logs, writes) are those
+ * of its one pass, in its order.
  */
 export class RequestScripts {
-  private userData: unknown = {};
+  private readonly shared: { userData: unknown };
   /** Set when the request's first script starts: every later script shares it. */
   private deadline: number | undefined;
   private readonly query: string;
 
+  /**
+   * `nested` makes the scripts of a write a script makes through `items` (lib/scripts/record-hooks.ts);
+   * `answering` answers the runs' host calls (tests inject faults through it).
+   */
   constructor(
     private readonly request: ScriptRequest,
-    private readonly lookup: Lookup,
+    private readonly nested: (request: ScriptRequest) => RecordScripts,
+    private readonly answering: typeof hostCalls = hostCalls,
   ) {
     // Filled only for a login cookie (web-api.txt 4.6 rule 2); context.Query keeps the raw string anyway.
     this.query = request.principal.via === 'cookie' ? (request.event.rawQueryString ?? '') : '';
+    this.shared = request.nesting?.shared ?? { userData: {} };
   }
 
-  /** Runs the site's scripts of `condition`; undefined when none runs. */
+  get depth(): number {
+    return this.request.nesting?.depth ?? 0;
+  }
+
+  /**
+   * Runs the site's scripts of `condition`; undefined when none runs. `hold` keeps a Before condition's
+   * `items` writes until its save is applied (lib/scripts/host-calls.ts).
+   */
   async run(
     condition: Condition,
     site: Site,
     model: FlatModel,
     saved?: FlatModel,
+    hold?: ScriptCallContext['hold'],
   ): Promise<RunOutcome | undefined> {
     if (!settings().Script.ServerScript) return undefined;
     const enabled = scriptsOf(site.siteSettings).filter((script) => !script.Disabled);
@@ -76,13 +103,13 @@ export class RequestScripts {
       .filter((script) => script.Shared)
       .map((script) => script.Body ?? '')
       .join('\n');
-    const context = this.context(site);
+    const context = this.context(site, condition);
     const job = {
       state: JSON.stringify({
         model,
         saved: saved ?? {},
         siteSettings: site.siteSettings,
-        userData: this.userData,
+        userData: this.shared.userData,
         context,
         notifications: notificationsOf(site.siteSettings),
       }),
@@ -92,20 +119,47 @@ export class RequestScripts {
         filename: `${nameOf(script)}.js`,
         timeOutMs: script.TimeOut ? script.TimeOut : Number.POSITIVE_INFINITY,
       })),
-      siteId: site.siteId,
     };
     const deadlineFrom = (now: number) => {
-      this.deadline ??= now + settings().Script.ServerScriptTimeOut;
+      const own = now + settings().Script.ServerScriptTimeOut;
+      this.deadline ??= Math.min(own, this.request.nesting?.deadline ?? own);
       return this.deadline;
     };
-    const result = await runInWorker(job, deadlineFrom, this.lookup);
+    const where = { siteId: site.siteId, condition };
+    let running = 0;
+    const calls = this.answering({
+      principal: this.request.principal,
+      site,
+      condition,
+      depth: this.depth,
+      get deadline() {
+        return deadlineFrom(Date.now());
+      },
+      hold,
+      nested: (action, id) =>
+        this.nested({
+          ...this.request,
+          action,
+          id,
+          nesting: { depth: this.depth + 1, shared: this.shared, deadline: deadlineFrom(Date.now()) },
+        }),
+      where: {
+        ...where,
+        get script() {
+          return nameOf(scripts[running] as ServerScript);
+        },
+      },
+    });
+    const result = await runInWorker(job, deadlineFrom, (call, script) => {
+      running = Math.min(script, scripts.length - 1);
+      return calls(call);
+    });
     if (result.kind !== 'done') {
       const script = scripts[Math.min(result.script, scripts.length - 1)] as ServerScript;
       return this.failed(condition, site, script, result.what);
     }
     const { model: changed, userData, logs, caught, error, sends } = JSON.parse(result.result);
-    this.userData = userData ?? {};
-    const where = { siteId: site.siteId, condition };
+    this.shared.userData = userData ?? {};
     for (const message of logs) logger.info('server script log', { ...where, message });
     for (const message of caught) logger.warn('server script error caught (TryCatch)', { ...where, message });
     return {
@@ -117,7 +171,7 @@ export class RequestScripts {
     };
   }
 
-  private context(site: Site): Record<string, unknown> {
+  private context(site: Site, condition: Condition): Record<string, unknown> {
     const { principal, event, action, apiVersion, id } = this.request;
     const rawQuery = event.rawQueryString ?? '';
     return {
@@ -132,6 +186,8 @@ export class RequestScripts {
       Controller: 'items',
       Action: action,
       ApiVersion: apiVersion === undefined ? 1.0 : Number(apiVersion),
+      Condition: condition,
+      ServerScript: { ScriptDepth: this.depth, OnTesting: false },
     };
   }
 

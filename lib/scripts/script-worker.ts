@@ -1,6 +1,6 @@
 import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { quickjs } from './engine';
-import type { LookupAnswer, ScriptJob, WorkerMessage } from './job';
+import type { CallAnswer, ScriptJob, WorkerMessage } from './job';
 import { type AskHost, runJob } from './run-job';
 
 /**
@@ -9,9 +9,10 @@ import { type AskHost, runJob } from './run-job';
  * search never checks the interrupt handler) holds only this thread, which the host terminates at the
  * deadline, never the thread that serves requests.
  *
- * A lookup (`items.Get`…) is posted to the host, and the script waits on `signal` with Atomics.wait while
- * the host reads storage; the host puts the answer on `answers` and then wakes this thread, which takes it
- * with receiveMessageOnPort. The script so runs straight through, however many lookups it makes.
+ * A host call (`items.Get`, `items.Create`, `httpClient.Post`…) is posted to the host, and the script
+ * waits on `signal` with Atomics.wait while the host does the work; the host puts the answer on `answers`
+ * and then wakes this thread, which takes it with receiveMessageOnPort. The script so runs straight
+ * through, however many calls it makes, and sees each call's effect before its next statement.
  */
 
 const { signal: shared, answers } = workerData as { signal: SharedArrayBuffer; answers: MessagePort };
@@ -20,9 +21,9 @@ const port = parentPort as NonNullable<typeof parentPort>;
 const post = (message: WorkerMessage) => port.postMessage(message);
 let seq = 0;
 
-const ask: AskHost = (key, deadline) => {
+const ask: AskHost = (call, deadline) => {
   seq += 1;
-  post({ kind: 'lookup', seq, key });
+  post({ kind: 'call', seq, call });
   for (;;) {
     const left = deadline - Date.now();
     if (left <= 0) return { stop: 'ran out of time' };
@@ -31,10 +32,12 @@ const ask: AskHost = (key, deadline) => {
     // arriving later, makes the next wait return at once.
     Atomics.store(signal, 0, 0);
     for (let read = receiveMessageOnPort(answers); read; read = receiveMessageOnPort(answers)) {
-      const reply = read.message as LookupAnswer;
-      // An answer to a lookup given up on (its job ran out of time) is dropped.
+      const reply = read.message as CallAnswer;
+      // An answer to a call given up on (its job ran out of time) is dropped.
       if (reply.seq !== seq) continue;
-      return 'failed' in reply ? { stop: 'stopped: an item lookup failed' } : { answer: reply.answer };
+      return 'failed' in reply
+        ? { stop: `stopped: ${call.name} failed on the host` }
+        : { answer: reply.answer };
     }
   }
 };
@@ -60,7 +63,6 @@ await runJob(
     query: '',
     scripts: [{ code: 'model.Title = [1].map(String).join();', filename: 'warm.js', timeOutMs: 60_000 }],
     deadline: Date.now() + 60_000,
-    siteId: 0,
   },
   () => ({ answer: null }),
   () => undefined,

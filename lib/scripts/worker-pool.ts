@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import type { JobResult, LookupKey, ScriptJob, WorkerMessage } from './job';
+import type { HostCall, JobResult, ScriptJob, WorkerMessage } from './job';
 
 /**
  * The host side of the script worker (lib/scripts/script-worker.ts). A job's time limit holds whatever
@@ -11,8 +11,11 @@ import type { JobResult, LookupKey, ScriptJob, WorkerMessage } from './job';
  * out of time. A warm worker is kept between requests, so a run costs a message each way, not a start.
  */
 
-/** Answers a lookup; the value is sent as JSON, null or undefined as null. */
-export type Lookup = (key: LookupKey) => Promise<unknown>;
+/**
+ * Answers a host call of the job's script `script` (its index); the value is sent as JSON, null or
+ * undefined as null.
+ */
+export type CallHost = (call: HostCall, script: number) => Promise<unknown>;
 
 /** How long after a deadline the worker may take to report it before it is terminated. */
 const GRACE_MS = 50;
@@ -34,11 +37,11 @@ let starting: Promise<ScriptWorker> | undefined;
 export async function runInWorker(
   job: Omit<ScriptJob, 'deadline'>,
   deadlineFrom: (now: number) => number,
-  lookup: Lookup,
+  callHost: CallHost,
 ): Promise<JobResult> {
   const worker = await acquire();
   try {
-    return await worker.run({ ...job, deadline: deadlineFrom(Date.now()) }, lookup);
+    return await worker.run({ ...job, deadline: deadlineFrom(Date.now()) }, callHost);
   } finally {
     if (worker.usable && idle.length < MAX_IDLE) idle.push(worker.hold(false));
     else worker.stop();
@@ -139,7 +142,7 @@ class ScriptWorker {
     void this.worker.terminate();
   }
 
-  run(job: ScriptJob, lookup: Lookup): Promise<JobResult> {
+  run(job: ScriptJob, callHost: CallHost): Promise<JobResult> {
     const { worker } = this;
     this.busy = true;
     return new Promise<JobResult>((resolve, reject) => {
@@ -157,12 +160,12 @@ class ScriptWorker {
         timer = setTimeout(expire, Math.min(MAX_DELAY_MS, Math.max(0, at + GRACE_MS - Date.now())));
       };
       const expire = () => {
-        // The engine did not stop the script (or a lookup outran the deadline): only terminating helps.
+        // The engine did not stop the script (or a host call outran the deadline): only terminating helps.
         this.stop();
         finish(() => resolve({ kind: 'failed', script, what: 'ran out of time (terminated)' }));
       };
-      const answer = (seq: number, key: LookupKey) => {
-        lookup(key).then(
+      const answer = (seq: number, call: HostCall) => {
+        callHost(call, script).then(
           (value) =>
             this.reply({ seq, answer: value === null || value === undefined ? null : JSON.stringify(value) }),
           (error: unknown) => {
@@ -175,8 +178,8 @@ class ScriptWorker {
         if (message.kind === 'deadline') {
           script = message.script;
           arm(message.at);
-        } else if (message.kind === 'lookup') {
-          answer(message.seq, message.key);
+        } else if (message.kind === 'call') {
+          answer(message.seq, message.call);
         } else if (message.kind === 'result') {
           this.busy = false;
           if (message.result.kind === 'crashed') this.stop();

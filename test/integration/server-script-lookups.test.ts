@@ -94,9 +94,10 @@ describe('items.GetClosestSite', () => {
       null,
       'Issues',
     ]);
-    // Asked three times in the request, `near` was read once, and counted once against its limit.
+    // Asked three times in the request, `near` was read and counted three times, as each of the
+    // reference's calls is a request of its own; the get below counts once more.
     const near = await post(`/api/items/${tree.near}/get`, { ApiKey: admin });
-    expect(near.body.LimitRemaining).toBe(98);
+    expect(near.body.LimitRemaining).toBe(96);
   });
 
   it('answers null when the found site is over its daily API limit', async () => {

@@ -1,7 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../../lib/accounts/principal';
 import { loadSettings, useSettings } from '../../../lib/config/settings';
-import { type LookupKey, RequestScripts, type RunOutcome } from '../../../lib/scripts/runner';
+import { noScripts } from '../../../lib/items/record-scripts';
+import type { HostCall } from '../../../lib/scripts/job';
+import { RequestScripts, type RunOutcome } from '../../../lib/scripts/runner';
 import type { Site } from '../../../lib/sites/model';
 import type { ServerScript } from '../../../lib/sites/site-scripts';
 
@@ -36,7 +38,7 @@ function siteWith(scripts: Partial<ServerScript>[]): Site {
   };
 }
 
-function request(lookup = async (_key: LookupKey): Promise<unknown> => null, rawQueryString = '') {
+function request(lookup = async (_call: HostCall): Promise<unknown> => null, rawQueryString = '') {
   return new RequestScripts(
     {
       principal,
@@ -44,7 +46,8 @@ function request(lookup = async (_key: LookupKey): Promise<unknown> => null, raw
       action: 'update',
       id: 42,
     },
-    lookup,
+    () => noScripts,
+    () => lookup,
   );
 }
 
@@ -77,8 +80,11 @@ describe('server-script sandbox', () => {
       expect(done(await runOne('model.NumA = 2;')).model.NumA).toBe(2);
     });
 
-    it('counts the lookups a script waits for against the time limit', async () => {
-      useSettings({ ...loadSettings(), Script: { ServerScript: true, ServerScriptTimeOut: 500 } });
+    it('counts the host calls a script waits for against the time limit', async () => {
+      useSettings({
+        ...loadSettings(),
+        Script: { ...loadSettings().Script, ServerScript: true, ServerScriptTimeOut: 500 },
+      });
       const slow = async () => new Promise((resolve) => setTimeout(() => resolve([{ Title: 'x' }]), 20));
       const site = siteWith([
         { Name: 'test', Body: 'for (let i = 0; i < 99; i++) items.Get(i);', BeforeUpdate: true },
@@ -91,7 +97,10 @@ describe('server-script sandbox', () => {
     });
 
     it('shares one deadline between the conditions of a request, the time between them included', async () => {
-      useSettings({ ...loadSettings(), Script: { ServerScript: true, ServerScriptTimeOut: 1000 } });
+      useSettings({
+        ...loadSettings(),
+        Script: { ...loadSettings().Script, ServerScript: true, ServerScriptTimeOut: 1000 },
+      });
       const site = siteWith([
         { Name: 'before', Body: 'model.Title = "b";', BeforeUpdate: true },
         { Name: 'after', Body: 'model.Title = "a";', AfterUpdate: true },
@@ -107,7 +116,7 @@ describe('server-script sandbox', () => {
       expect((await request().run('AfterUpdate', site, { Title: '' }))?.kind).toBe('done');
     });
 
-    it('fails the run with the error of a lookup that fails', async () => {
+    it('fails the run with the error of a host call that fails', async () => {
       const site = siteWith([{ Body: 'items.GetSite(3);', BeforeUpdate: true }]);
       const failing = async () => {
         throw new Error('storage is down');
@@ -193,12 +202,15 @@ describe('server-script sandbox', () => {
           'saved',
           'siteSettings',
           'notifications',
+          'httpClient',
+          'logs',
+          'utilities',
           'globalThis',
         ]),
       );
       for (const name of names) {
         expect(name).toMatch(
-          /^(context|items|model|saved|siteSettings|notifications|globalThis|__kiroku\w+|parseInt|parseFloat|isNaN|isFinite|decodeURI|decodeURIComponent|encodeURI|encodeURIComponent|escape|unescape|eval|queueMicrotask|undefined|NaN|Infinity)$/,
+          /^(context|items|model|saved|siteSettings|notifications|httpClient|logs|utilities|globalThis|__kiroku\w+|parseInt|parseFloat|isNaN|isFinite|decodeURI|decodeURIComponent|encodeURI|encodeURIComponent|escape|unescape|eval|queueMicrotask|undefined|NaN|Infinity)$/,
         );
       }
     });
@@ -247,11 +259,11 @@ describe('server-script sandbox', () => {
       expect(done(await request().run('AfterUpdate', later, { Title: 'x' })).model.Title).toBeUndefined();
     });
 
-    it('answers lookups while the script waits, running it once', async () => {
-      const asked: LookupKey[] = [];
-      const scripts = request(async (key) => {
-        asked.push(key);
-        return [{ Title: `record ${'id' in key ? key.id : key.name}` }];
+    it('answers host calls while the script waits, running it once', async () => {
+      const asked: HostCall[] = [];
+      const scripts = request(async (call) => {
+        asked.push(call);
+        return [{ Title: `record ${call.args[0]}` }];
       });
       const site = siteWith([
         {
@@ -263,8 +275,8 @@ describe('server-script sandbox', () => {
       const outcome = done(await scripts.run('BeforeUpdate', site, { Title: '' }));
       expect(outcome.model.Title).toBe('record 5 / record 6 / 1');
       expect(asked).toEqual([
-        { kind: 'Get', id: 5 },
-        { kind: 'Get', id: 6 },
+        { name: 'items.Get', args: [5] },
+        { name: 'items.Get', args: [6] },
       ]);
     });
   });

@@ -1,20 +1,40 @@
-import { callerZone } from '../accounts/caller-zone';
-import type { Principal } from '../accounts/principal';
-import { OverLimitApiError } from '../errors';
-import { canOnRecord, grantedRecords } from '../items/record-permissions';
-import { findItem, recordPage } from '../items/record-repository';
-import { useApiCall } from '../sites/api-limit';
-import { closestSiteId } from '../sites/closest-site-lookup';
-import type { Site } from '../sites/model';
-import { canReadOrCreateSite, Permission, sitePermission } from '../sites/permissions';
-import { getSite } from '../sites/repository';
-import { siteView } from '../sites/views';
-import { toModel } from './model';
+import { callerZone } from '../../accounts/caller-zone';
+import type { Principal } from '../../accounts/principal';
+import { OverLimitApiError } from '../../errors';
+import { canOnRecord, grantedRecords } from '../../items/record-permissions';
+import { findItem, recordPage } from '../../items/record-repository';
+import { useApiCall } from '../../sites/api-limit';
+import { closestSiteId } from '../../sites/closest-site-lookup';
+import type { Site } from '../../sites/model';
+import { canReadOrCreateSite, Permission, sitePermission } from '../../sites/permissions';
+import { getSite } from '../../sites/repository';
+import { siteView } from '../../sites/views';
+import type { HostCallTable, ScriptCallContext } from '../host-calls';
+import { toModel } from '../model';
 
 /**
  * What `items.Get`, `items.GetSite` and `items.GetClosestSite` read, each with the permission checks the
  * API makes: another tenant's ids, what the caller may not read, and what does not exist are all null.
  */
+export function itemReadCalls(context: ScriptCallContext): HostCallTable {
+  const { principal } = context;
+  const id = (value: unknown) =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  return {
+    'items.Get': async (target) => {
+      const known = id(target);
+      return known === undefined ? null : getItems(principal, known);
+    },
+    'items.GetSite': async (target) => {
+      const known = id(target);
+      return known === undefined ? null : getSiteModel(principal, known);
+    },
+    'items.GetClosestSite': async (name, origin) => {
+      const known = id(origin) || context.site?.siteId;
+      return known === undefined ? null : closestSiteModel(principal, known, String(name));
+    },
+  };
+}
 
 /** items.Get(id): a record as `[model]`, or a site's first page of records; null when nothing is readable. */
 export async function getItems(principal: Principal, id: number): Promise<unknown[] | null> {
