@@ -12,6 +12,7 @@ import { benchInProcess, type InProcessCase } from './in-process';
 import { benchKeyValues, keyValuesVerdicts, printKeyValues } from './key-values';
 import { benchNotifications, notificationsVerdicts, printNotifications } from './notifications';
 import { benchRecordsView, printRecordsView, recordsViewVerdicts } from './records-view';
+import { benchRecycleBin, printRecycleBin, recycleBinVerdicts } from './recycle-bin';
 import * as report from './report';
 import { benchScriptBundles } from './script-bundles';
 import { printServerScripts, serverScriptVerdicts } from './script-report';
@@ -52,8 +53,9 @@ const startEnv = Object.fromEntries(
 
 /**
  * `npm run bench -- bundles sessions` runs only the phases named (sessions, in-process, bundles, start,
- * lookup, lookup-gateway, upload, scripts, records, design, history, keyvalues, search, ui, export, import,
- * notifications, script-writes), so that one figure can be taken alone on a shared machine; none:
+ * lookup, lookup-gateway, upload, scripts, records, design, history, recycle-bin, keyvalues, search, ui,
+ * export, import, notifications, script-writes), so that one figure can be taken alone on a shared machine;
+ * none:
  * all of them.
  */
 const only = new Set(process.argv.slice(2));
@@ -152,6 +154,11 @@ const scriptWrites = wanted('script-writes')
       benchScriptWrites(),
     )
   : undefined;
+const recycleBin = wanted('recycle-bin')
+  ? await phase('recycle bin: restore of a record with 10 attachments, a get beside it', () =>
+      benchRecycleBin(),
+    )
+  : undefined;
 const search = wanted('search') ? await phase('full-text search', () => benchSearch()) : undefined;
 const ui = wanted('ui') ? await phase('browser UI', () => benchUi()) : undefined;
 const exported = wanted('export')
@@ -207,6 +214,10 @@ if (history) {
   verdicts.push(...historyVerdicts(history));
 }
 if (scriptWrites) printScriptWrites(scriptWrites);
+if (recycleBin) {
+  printRecycleBin(recycleBin);
+  verdicts.push(...recycleBinVerdicts(recycleBin));
+}
 if (chunkSteps) report.printChunkSteps(chunkSteps);
 if (search) {
   console.log('\nFull-text search (issue 14):');

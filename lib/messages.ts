@@ -20,6 +20,8 @@ export const messages = {
   bulkDeleted: (siteTitle: string, count: number) =>
     `${siteTitle}: ${count} items have been deleted at once.`,
   physicallyDeleted: (count: number) => `" ${count} " items have been physically deleted`,
+  /** The reference's Restored (its recycle bin's restore), counting the sites and records brought back. */
+  restored: (count: number) => `" ${count} " items have been restored.`,
   bulkUpserted: (siteTitle: string, added: number, updated: number) =>
     `${siteTitle}: ${added} entries have been added and ${updated} entries updated.`,
   upsertKeyInvalid: (keys: string) => `Upsert Key is invalid.(${keys})`,

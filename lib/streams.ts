@@ -28,8 +28,18 @@ export interface StreamSubscriptionDefinition {
 export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
   // The site-name index of GetClosestSiteId and integrated sites, kept from the sites' changes.
   { table: 'items', handler: 'site-name-index', tables: { items: 'read', siteIndexes: 'write' } },
-  // The files of deleted records, whether deleted alone or with their site.
-  { table: 'items', handler: 'record-files', tables: { binaries: 'write' } },
+  // The files of records removed without passing through the recycle bin (a safety net: none does today).
+  {
+    table: 'items',
+    handler: 'record-files',
+    tables: { items: 'read', recycleBin: 'read', binaries: 'write' },
+  },
+  // The recycle bin: the files and history of a record gone for good (purged, or expired by the TTL).
+  {
+    table: 'recycleBin',
+    handler: 'recycle-bin',
+    tables: { items: 'read', recycleBin: 'read', binaries: 'write', history: 'write' },
+  },
   // The search index, kept from the records' and sites' changes (Search.CreateIndexes).
   {
     table: 'items',
@@ -56,6 +66,7 @@ export const streamSubscriptions: readonly StreamSubscriptionDefinition[] = [
       tasks: 'write',
       items: 'write',
       history: 'write',
+      recycleBin: 'write',
       accounts: 'read',
       searchIndex: 'write',
       siteIndexes: 'write',

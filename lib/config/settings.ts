@@ -69,6 +69,10 @@ const groups = {
     /** Private, loopback or link-local hosts (names or addresses) that notifications may post to (CONTRACT 14). */
     AllowedHosts: z.array(z.string().min(1)).default([]),
   }),
+  Deletion: z.strictObject({
+    /** Days a deleted record or site stays in the recycle bin before it expires for good (CONTRACT 15). */
+    RetentionDays: z.number().int().min(1).max(3650).default(90),
+  }),
   Mail: z.strictObject({
     /** SMTP outside AWS (CONTRACT 14); in AWS mail goes through SES and these are not read. */
     SmtpHost: z.string().min(1).optional(),
@@ -95,6 +99,7 @@ const settingsSchema = z.strictObject({
   Search: groups.Search.default(groups.Search.parse({}, once)),
   Notification: groups.Notification.default(groups.Notification.parse({}, once)),
   Mail: groups.Mail.default(groups.Mail.parse({}, once)),
+  Deletion: groups.Deletion.default(groups.Deletion.parse({}, once)),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -14,6 +14,7 @@ import { grantedRecords } from './record-permissions';
 import { deleteRecords, type TransactItem } from './record-repository';
 import { selectAll } from './record-select';
 import { requireUnlocked } from './records';
+import { purgeFromBin } from './recycle-bin';
 
 export interface BulkDeleteInput {
   readonly Selected?: readonly number[];
@@ -31,7 +32,7 @@ export async function bulkDeleteSelection(
   principal: Principal,
   siteId: number,
   input: BulkDeleteInput,
-): Promise<{ site: Site; records: ItemRecord[] }> {
+): Promise<{ site: Site; records: ItemRecord[]; names: (record: ItemRecord) => boolean }> {
   const site = await siteInTenant(principal, siteId);
   if (!recordHolders.has(site.referenceType)) throw new BadRequestError(`site ${siteId} holds no records`);
   // Without Delete on the site, only records whose own rows give Delete can be deleted (and are selected).
@@ -47,17 +48,18 @@ export async function bulkDeleteSelection(
     throw new BadRequestError('bulkdelete without Selected, All or a View that filters');
   }
   const candidates = wholeSite ? await selectAll([site], view) : granted.filter(view.filter);
-  const records = candidates.filter((record) =>
+  const chosen = (record: ItemRecord) =>
     input.All === true
       ? !selected.has(record.recordId)
-      : selected.size === 0 || selected.has(record.recordId),
-  );
+      : selected.size === 0 || selected.has(record.recordId);
+  const records = candidates.filter(chosen);
   // Selected is bounded by the schema; All and a View may still select more than one request deletes.
   if (records.length > MAX_BULK.bulkDelete) {
     const problem = `selects ${records.length} records; one bulkdelete deletes at most ${MAX_BULK.bulkDelete}`;
     throw new OutOfBoundsError(input.All === true ? 'All' : 'View', problem);
   }
-  return { site, records };
+  // What the selection names, current or not: PhysicalDelete purges the recycle bin's entries it names too.
+  return { site, records, names: (record) => chosen(record) && view.filter(record) };
 }
 
 /**
@@ -71,7 +73,7 @@ export async function bulkDelete(
   siteId: number,
   input: BulkDeleteInput,
 ): Promise<Outcome & { readonly count: number }> {
-  const { site, records } = await bulkDeleteSelection(principal, siteId, input);
+  const { site, records, names } = await bulkDeleteSelection(principal, siteId, input);
   const limits = await useApiCall(site);
   for (const record of records) await requireUnlocked(principal, record);
   const children = await linkedChildren(principal, site, records);
@@ -79,9 +81,15 @@ export async function bulkDelete(
   for (const record of records) releases.set(record.recordId, await deletionWrites(principal, site, record));
   // Their files go through the Items stream (functions/record-files.ts), as a single delete's do.
   await deleteChildren(principal, children);
-  await deleteRecords(records, (record) => releases.get(record.recordId) ?? []);
+  await deleteRecords(records, (record) => releases.get(record.recordId) ?? [], principal.userId);
+  // PhysicalDelete purges what the selection names in the recycle bin too: those just deleted and those
+  // deleted before (the reference purges its deleted table), with their files and history (lib/items/recycle-bin.ts).
+  const deleted = new Set(records.map((record) => record.recordId));
+  const purged = input.PhysicalDelete
+    ? await purgeFromBin(site, (record) => deleted.has(record.recordId) || names(record))
+    : 0;
   const message = input.PhysicalDelete
-    ? messages.physicallyDeleted(records.length)
+    ? messages.physicallyDeleted(purged)
     : messages.bulkDeleted(site.title, records.length);
   return { id: siteId, message, count: records.length, ...limits };
 }

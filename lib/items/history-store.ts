@@ -1,4 +1,7 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWrite } from '../storage/batch';
+import { dynamo } from '../storage/clients';
+import { isConditionFailure } from '../storage/conditions';
 import { queryAll } from '../storage/queries';
 import { tableName } from '../storage/tables';
 
@@ -72,4 +75,51 @@ export function siteVersionItems(tenantId: number, siteId: number): AsyncGenerat
     ExpressionAttributeValues: { ':pk': sitePk(tenantId, siteId) },
     ScanIndexForward: false,
   });
+}
+
+/**
+ * Sets (or, without `expiresAt`, clears) the TTL of a record's kept versions: a record in the recycle bin
+ * takes its history with it when it expires (lib/items/recycle-bin.ts); a restored one keeps it for good.
+ */
+export async function expireVersions(
+  tenantId: number,
+  siteId: number,
+  recordId: number,
+  expiresAt: number | undefined,
+): Promise<void> {
+  const keys = (await versionItems(tenantId, siteId, recordId)).map((item) => ({ pk: item.pk, sk: item.sk }));
+  for (let start = 0; start < keys.length; start += 16) {
+    await Promise.all(
+      keys.slice(start, start + 16).map((Key) =>
+        dynamo()
+          .send(
+            new UpdateCommand({
+              TableName: table(),
+              Key,
+              ...(expiresAt === undefined
+                ? { UpdateExpression: 'REMOVE ExpiresAt' }
+                : {
+                    UpdateExpression: 'SET ExpiresAt = :at',
+                    ExpressionAttributeValues: { ':at': expiresAt },
+                  }),
+              ConditionExpression: 'attribute_exists(pk)',
+            }),
+          )
+          .catch((error: unknown) => {
+            // A version the TTL took meanwhile is no longer there to change.
+            if (!isConditionFailure(error)) throw error;
+          }),
+      ),
+    );
+  }
+}
+
+/** Deletes a record's kept versions: the record is gone for good (purged, or expired from the bin). */
+export async function deleteVersions(tenantId: number, siteId: number, recordId: number): Promise<number> {
+  const keys = (await versionItems(tenantId, siteId, recordId)).map((item) => ({ pk: item.pk, sk: item.sk }));
+  await batchWrite(
+    table(),
+    keys.map((Key) => ({ DeleteRequest: { Key } })),
+  );
+  return keys.length;
 }

@@ -7,27 +7,24 @@ import { type Selection, selectVisible } from './record-select';
 import type { CompiledView } from './view/view';
 
 /**
- * `TableType` on `items/{id}/get` (CONTRACT 15), as the reference's GetByApi reads it: Normal (the default)
- * the current records only, History the kept versions only, NormalAndHistory both. The View filters and
- * sorts the versions as it does records, and paging and TotalCount count them alike. Deleted (the
- * recycle bin) is refused until Kiroku keeps deleted records; a name it does not know, too.
+ * `TableType` on `items/{id}/get` (CONTRACT 15), as the reference's GetByApi reads it (its Sqls.TableTypes):
+ * Normal (the default) the current records only, History the kept versions only, NormalAndHistory both;
+ * Deleted the recycle bin's records (lib/items/recycle-bin.ts), NormalAndDeleted the current and the
+ * deleted ones. The View filters and sorts the versions and deleted records as it does records, and
+ * paging and TotalCount count them alike. A name it does not know is refused.
  */
-export type TableType = 'Normal' | 'History' | 'NormalAndHistory';
+export type TableType = 'Normal' | 'History' | 'NormalAndHistory' | 'Deleted' | 'NormalAndDeleted';
+export type HistoryType = 'History' | 'NormalAndHistory';
 
-const KNOWN: readonly TableType[] = ['Normal', 'History', 'NormalAndHistory'];
+const KNOWN: readonly TableType[] = ['Normal', 'History', 'NormalAndHistory', 'Deleted', 'NormalAndDeleted'];
 
 export function tableTypeOf(value: unknown): TableType {
   if (value === undefined || value === null) return 'Normal';
   const name = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
   const known = KNOWN.find((type) => type.toLowerCase() === name);
   if (known) return known;
-  if (name === 'deleted' || name === 'normalanddeleted') {
-    throw new UnsupportedInputError(
-      `TableType: ${JSON.stringify(value)}: the recycle bin is not available yet, so no deleted record can be read.`,
-    );
-  }
   throw new UnsupportedInputError(
-    `TableType: ${JSON.stringify(value)} is not Normal, History or NormalAndHistory.`,
+    `TableType: ${JSON.stringify(value)} is not Normal, History, NormalAndHistory, Deleted or NormalAndDeleted.`,
   );
 }
 
@@ -38,7 +35,7 @@ export async function versionsOf(record: ItemRecord): Promise<ItemRecord[]> {
 
 /** What a History or NormalAndHistory read of one record selects: the View's filter applies to each row. */
 export async function recordHistorySelection(
-  tableType: Exclude<TableType, 'Normal'>,
+  tableType: HistoryType,
   record: ItemRecord,
   view: CompiledView,
   paging: { offset: number; pageSize: number },
@@ -54,7 +51,7 @@ export async function recordHistorySelection(
  * not for a grid (docs/api.md, "Versions and history").
  */
 export async function siteHistorySelection(
-  tableType: Exclude<TableType, 'Normal'>,
+  tableType: HistoryType,
   tenantId: number,
   access: SiteAccess,
   view: CompiledView,
@@ -78,7 +75,7 @@ export async function siteHistorySelection(
 }
 
 /** In the View's order (the reference's default: UpdatedTime desc), a record's versions newest first. */
-function paged(
+export function paged(
   rows: ItemRecord[],
   view: CompiledView,
   paging: { offset: number; pageSize: number },

@@ -14,6 +14,7 @@ import { canOnRecord, readableInSite } from './record-permissions';
 import * as repository from './record-repository';
 import { loadingAll, noScripts, type RecordScripts } from './record-scripts';
 import { type Selection, selectVisible } from './record-select';
+import { deletedRecordById, siteDeletedSelection } from './recycle-bin';
 import type { Column } from './view/columns';
 import { viewJoins } from './view/joins';
 import {
@@ -97,14 +98,19 @@ export async function readItem(
   search?: RecordSearch,
 ): Promise<Reading> {
   const tableType = tableTypeOf(input.TableType);
-  const item = await repository.findItem(principal.tenantId, id);
+  const deleted = tableType === 'Deleted' || tableType === 'NormalAndDeleted';
+  // The recycle bin is read only when asked: a plain get reads the current item alone.
+  const binned = deleted ? await deletedRecordById(principal, id) : undefined;
+  const item: repository.Item | undefined = binned
+    ? { kind: 'record', record: binned.record }
+    : await repository.findItem(principal.tenantId, id);
   if (!item) throw new NotFoundError(`no item ${id} in tenant ${principal.tenantId}`);
   const site = item.kind === 'site' ? item.site : await siteInTenant(principal, item.record.siteId);
   if (item.kind === 'site' && site.referenceType === 'Sites') {
     await requirePermission(principal, site, Permission.Read);
     if (tableType !== 'Normal')
       throw new UnsupportedInputError(
-        `TableType: ${tableType}: Kiroku keeps versions of records, not of folders.`,
+        `TableType: ${tableType}: Kiroku keeps versions and deleted records of records, not of folders (a deleted site is restored by its id).`,
       );
     return { response: { Data: siteView(site, callerZone(principal)) } };
   }
@@ -145,10 +151,15 @@ export async function readItem(
   const paging = { offset, pageSize };
   const record = item.kind === 'record' ? item.record : undefined;
   let selection: Selection;
-  if (tableType !== 'Normal') {
+  if (tableType === 'History' || tableType === 'NormalAndHistory') {
     selection = record
       ? await recordHistorySelection(tableType, record, view, paging)
       : await siteHistorySelection(tableType, principal.tenantId, access ?? noAccess, view, paging);
+  } else if (deleted && !record) {
+    selection = await siteDeletedSelection(tableType, principal, site, access ?? noAccess, view, paging);
+  } else if (record && tableType === 'Deleted' && !binned) {
+    // A current record is not in the bin: Deleted shows nothing of it.
+    selection = { totalCount: 0, page: [] };
   } else if (record) {
     const shown = view.filter(record);
     selection = { totalCount: shown ? 1 : 0, page: shown ? [record] : [] };

@@ -89,7 +89,7 @@ export async function deleteChildren(
       const page = records.slice(start, start + CHILD_PAGE);
       const releases = new Map<number, TransactItem[]>();
       for (const record of page) releases.set(record.recordId, await deletionWrites(principal, site, record));
-      await deleteRecords(page, (record) => releases.get(record.recordId) ?? []);
+      await deleteRecords(page, (record) => releases.get(record.recordId) ?? [], principal.userId);
     }
   }
 }

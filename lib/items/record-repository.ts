@@ -1,14 +1,16 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { now } from '../clock';
 import { BadRequestError, ConcurrentChangeError, NotFoundError } from '../errors';
 import { containerKeys, itemKeys, orderKey, recentKey, statusKey } from '../sites/keys';
 import type { Site } from '../sites/model';
+import { binWrites, expiryOf } from '../sites/recycle-bin-store';
 import { toSite } from '../sites/repository';
 import { batchGet, type Key, queryItems, queryKeys, recordsOf, table } from '../sites/store';
 import { dynamo } from '../storage/clients';
 import { failedConditions, isConditionFailure } from '../storage/conditions';
 import { assertItemSize } from '../storage/queries';
 import { isTransactionConflict } from '../storage/retry';
-import { keepVersion } from './history-store';
+import { expireVersions, keepVersion } from './history-store';
 import type { ItemRecord, RecordFields } from './model';
 import { permissionRowWrites } from './record-permission-rows';
 
@@ -105,25 +107,36 @@ export async function updateRecord(
   );
 }
 
-/** Deletes the record if unchanged since read (its Ver), with `extra` writes (its NoDuplication values). */
-export async function deleteRecord(record: ItemRecord, extra: readonly TransactItem[] = []): Promise<void> {
+/**
+ * Deletes the record if unchanged since read (its Ver), with `extra` writes (its NoDuplication values), and
+ * keeps it in the recycle bin in the same transaction (lib/sites/recycle-bin-store.ts).
+ */
+export async function deleteRecord(
+  record: ItemRecord,
+  extra: readonly TransactItem[] = [],
+  deleter?: number,
+): Promise<void> {
   await write(
-    [
-      {
-        Delete: {
-          TableName: table(),
-          Key: itemKeys.item(record.tenantId, record.recordId),
-          ConditionExpression: 'Ver = :ver',
-          ExpressionAttributeValues: { ':ver': record.ver },
-        },
-      },
-      count(record, -1),
-      statusCount(record, -1),
-      ...permissionRowWrites(record, undefined),
-      ...extra,
-    ],
+    [...deletion(record, deleter), count(record, -1), statusCount(record, -1), ...extra],
     'version',
   );
+  await historyBinned([record]);
+}
+
+/**
+ * The history of records just binned expires with their entries. After the transaction: should this fail,
+ * the bin's stream still removes the history when the entry goes for good (functions/recycle-bin.ts).
+ */
+async function historyBinned(records: readonly ItemRecord[]): Promise<void> {
+  const expiresAt = expiryOf(now());
+  // A few at a time: a bulk delete of thousands of records reads as many histories (one Query each).
+  for (let start = 0; start < records.length; start += 16) {
+    await Promise.all(
+      records
+        .slice(start, start + 16)
+        .map((record) => expireVersions(record.tenantId, record.siteId, record.recordId, expiresAt)),
+    );
+  }
 }
 
 /**
@@ -134,6 +147,7 @@ export async function deleteRecord(record: ItemRecord, extra: readonly TransactI
 export async function deleteRecords(
   records: readonly ItemRecord[],
   extraOf: (record: ItemRecord) => readonly TransactItem[] = () => [],
+  deleter?: number,
 ): Promise<void> {
   let part: ItemRecord[] = [];
   let size = 0;
@@ -142,12 +156,13 @@ export async function deleteRecords(
     if (first)
       await write(
         [
-          ...part.flatMap((record) => [...deletion(record), ...extraOf(record)]),
+          ...part.flatMap((record) => [...deletion(record, deleter), ...extraOf(record)]),
           count(first, -part.length),
           ...statusCounts(part, -1),
         ],
         'version',
       );
+    await historyBinned(part);
     part = [];
     size = 0;
   };
@@ -161,8 +176,10 @@ export async function deleteRecords(
   await flush();
 }
 
-function deletion(record: ItemRecord): TransactItem[] {
+/** A record's deletion: its item, its permission rows, and its entry in the recycle bin. */
+function deletion(record: ItemRecord, deleter?: number): TransactItem[] {
   return [
+    ...binWrites(fromRecord(record), deleter === undefined ? {} : { deleter }),
     {
       Delete: {
         TableName: table(),
@@ -173,6 +190,47 @@ function deletion(record: ItemRecord): TransactItem[] {
     },
     ...permissionRowWrites(record, undefined),
   ];
+}
+
+/**
+ * Puts a binned record back (lib/items/recycle-bin.ts) in a live site, counted again, with its permission
+ * rows and `extra` writes (its NoDuplication values taken again, its bin entry removed). `Restored` marks
+ * the INSERT for the Items stream's consumers: notifications send no create notice for it.
+ */
+export async function restoreRecord(record: ItemRecord, extra: readonly TransactItem[]): Promise<void> {
+  const item = { ...fromRecord(record), Restored: true };
+  assertItemSize(item);
+  await write(
+    [
+      {
+        ConditionCheck: {
+          TableName: table(),
+          Key: itemKeys.item(record.tenantId, record.siteId),
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(Deleting)',
+        },
+      },
+      { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+      count(record, 1),
+      statusCount(record, 1),
+      ...permissionRowWrites(undefined, record),
+      ...extra,
+    ],
+    'site',
+  );
+}
+
+/**
+ * Takes entries out of the recycle bin (a purge, or a site's restore) with the parts of
+ * lib/sites/recycle-bin-store.ts unbinWrites; false when an entry changed or left meanwhile.
+ */
+export async function unbin(parts: readonly TransactItem[]): Promise<boolean> {
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: [...parts] }));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error) || isTransactionConflict(error)) return false;
+    throw error;
+  }
 }
 
 /** A record to write in a batch: new (`before` absent) or replacing `before` if unchanged since read. */

@@ -281,11 +281,11 @@ export async function deleteRecord(
     read = undefined;
     await requireUnlocked(principal, record);
     const children = await linkedChildren(principal, site, [record]);
-    // Its files go through the Items stream (functions/record-files.ts), for deletesite's records alike.
+    // It goes to the recycle bin with its files and history (lib/sites/recycle-bin-store.ts).
     await scripts.before('BeforeDelete', site, record);
     // The children first: a parent whose deletion then fails is still there for the retry to find.
     await deleteChildren(principal, children);
-    await repository.deleteRecord(record, await deletionWrites(principal, site, record));
+    await repository.deleteRecord(record, await deletionWrites(principal, site, record), principal.userId);
     await scripts.after('AfterDelete', site, record);
     return itemTitleOf(record);
   });

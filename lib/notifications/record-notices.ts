@@ -45,6 +45,8 @@ export function recordChangesOf(records: readonly DynamoDBRecord[]): StreamChang
     const after = now?.Kind === 'record' ? toRecord(now) : undefined;
     const item = after ?? before;
     if (!item) continue;
+    // A record restored from the recycle bin (lib/items/recycle-bin.ts) was not created: no notice.
+    if (!before && now?.Restored === true) continue;
     const event = before && after ? 'Updated' : after ? 'Created' : 'Deleted';
     // The record's own UpdatedAt orders its changes to the millisecond, where the stream's time is to the
     // second; a deletion, which writes no time, comes after the last change it removes.

@@ -360,6 +360,7 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
   'items-get': { request: { ApiKey, Offset: 0, PageSize: 200 }, answer: paged(200, [record]) },
   'items-update': { request: { ApiKey, Status: 900 }, answer: done(11, '" First task " has been updated.') },
   'items-delete': { request: { ApiKey }, answer: done(11, '" First task " has been deleted.') },
+  'items-restore': { request: { ApiKey }, answer: done(11, '" 1 " items have been restored.') },
   'items-getclosestsiteid': {
     request: { ApiKey, FindSiteNames: ['projects', 'nowhere'] },
     answer: {

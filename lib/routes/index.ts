@@ -6,6 +6,7 @@ import * as items from './items';
 import * as mail from './mail';
 import * as meta from './meta';
 import * as notifications from './notifications';
+import * as recycleBin from './recycle-bin';
 import type { Route } from './route';
 import * as search from './search';
 import * as sessions from './sessions';
@@ -21,6 +22,7 @@ export const routes: readonly Route[] = [
   ...Object.values(accounts),
   ...Object.values(sites),
   ...Object.values(items),
+  ...Object.values(recycleBin),
   ...Object.values(imports),
   ...Object.values(files),
   ...Object.values(transfers),

@@ -75,6 +75,12 @@ export function pathsOf(route: Route): readonly string[] {
 }
 
 // Every items route authenticates (accounts) and checks group-based permissions (accounts again). A route
-// that writes records keeps their versions (history) and reads them back for TableType History.
+// that writes records keeps their versions (history) and reads them back for TableType History, and keeps
+// the records it deletes in the recycle bin (recycleBin), which TableType Deleted reads.
 export const itemsRead = { items: 'read', accounts: 'read' } as const;
-export const itemsWrite = { items: 'write', accounts: 'read', history: 'write' } as const;
+export const itemsWrite = {
+  items: 'write',
+  accounts: 'read',
+  history: 'write',
+  recycleBin: 'write',
+} as const;

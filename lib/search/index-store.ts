@@ -56,7 +56,16 @@ export interface SearchDocument {
    * Intl.Segmenter, when a text's token keys were its pieces between spaces only.
    */
   readonly keying?: string;
+  /**
+   * Not stored: the version of a record restored from the recycle bin (lib/items/recycle-bin.ts), which
+   * replaces its tombstone where any other write is refused by it.
+   */
+  readonly restored?: boolean;
 }
+
+/** Whether `doc` may replace a stored version `storedVer` it does not exceed: a restored record its tombstone. */
+export const revives = (storedVer: number, doc: SearchDocument) =>
+  doc.restored === true && storedVer === DELETED_VER;
 
 const docPk = (tenantId: number) => `T${tenantId}#DOC`;
 const docSk = (id: number) => String(id).padStart(15, '0');
@@ -112,8 +121,15 @@ export async function putDocument(tenantId: number, doc: SearchDocument): Promis
       new PutCommand({
         TableName: table(),
         Item: fromDocument(tenantId, doc),
-        ConditionExpression: 'attribute_not_exists(pk) OR Ver <= :ver',
-        ExpressionAttributeValues: { ':ver': doc.ver },
+        ...(doc.restored
+          ? {
+              ConditionExpression: 'attribute_not_exists(pk) OR Ver <= :ver OR Ver = :deleted',
+              ExpressionAttributeValues: { ':ver': doc.ver, ':deleted': DELETED_VER },
+            }
+          : {
+              ConditionExpression: 'attribute_not_exists(pk) OR Ver <= :ver',
+              ExpressionAttributeValues: { ':ver': doc.ver },
+            }),
       }),
     );
     return true;

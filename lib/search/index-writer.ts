@@ -5,6 +5,7 @@ import {
   DELETED_VER,
   getDocuments,
   putDocument,
+  revives,
   type SearchDocument,
   settleDocument,
   updatePosting,
@@ -44,7 +45,7 @@ export function needsWrite(stored: SearchDocument | undefined, doc: SearchDocume
   // A tombstone is written even where nothing was indexed: a late write of an older version must not
   // bring a deleted record into the index.
   if (!stored) return true;
-  if (stored.ver > doc.ver) return false;
+  if (stored.ver > doc.ver && !revives(stored.ver, doc)) return false;
   return (
     stored.pending === true ||
     stored.ver !== doc.ver ||
@@ -71,7 +72,7 @@ export async function applyDocuments(
         doc.id,
         (entry) => {
           entriesBefore.set(doc.id, entry);
-          if (entry && entry.ver > doc.ver) return undefined;
+          if (entry && entry.ver > doc.ver && !revives(entry.ver, doc)) return undefined;
           const moved = entry !== undefined && entry.siteId !== doc.siteId;
           return { ...entryOf(doc), segment: moved ? 0 : (entry?.segment ?? 0), live: true, exact: false };
         },

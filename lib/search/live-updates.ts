@@ -70,7 +70,11 @@ export async function indexChanges(tenantId: number, changes: TenantChanges): Pr
       const record = toRecord(after);
       const title = await titleOf(record.siteId);
       // The site is gone (deletesite removes its records next): nothing to index.
-      if (title !== undefined) docs.push(await recordDocument(record, title, users));
+      if (title !== undefined) {
+        const doc = await recordDocument(record, title, users);
+        // Restored from the recycle bin: it replaces the tombstone its deletion left.
+        docs.push(after.Restored === true && !before ? { ...doc, restored: true } : doc);
+      }
     }
   }
   const { written, failed } = await applyEach(tenantId, docs);

@@ -5,12 +5,14 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ConcurrentChangeError, NotFoundError } from '../errors';
+import { batchGet as batchGetItems } from '../storage/batch';
 import { dynamo } from '../storage/clients';
 import { isConditionFailure } from '../storage/conditions';
 import { assertItemSize, queryAll } from '../storage/queries';
 import { isTransactionConflict } from '../storage/retry';
 import { containerKeys, itemKeys, orderKey, tenantSitesKey } from './keys';
 import type { ReferenceType, Site } from './model';
+import { type Binning, binAll } from './recycle-bin-store';
 import { batchDelete, queryKeys, recordsOf, table } from './store';
 import type { Ancestor } from './tree';
 
@@ -125,9 +127,16 @@ export async function childSiteIds(tenantId: number, parentId: number): Promise<
   return keys.map((key) => Number(key.pk.slice(key.pk.lastIndexOf('#') + 1)));
 }
 
-/** Removes everything stored beside the site (counters), then the site item itself, last. */
-export async function deleteSiteItems(tenantId: number, siteId: number): Promise<void> {
+/**
+ * Removes everything stored beside the site (counters), then the site item itself, last, kept in the
+ * recycle bin first (the counters, permission rows and NoDuplication values are made again by a restore).
+ */
+export async function deleteSiteItems(tenantId: number, siteId: number, binning: Binning): Promise<void> {
   const siteKey = itemKeys.item(tenantId, siteId);
+  const site = await dynamo().send(
+    new GetCommand({ TableName: table(), Key: siteKey, ConsistentRead: true }),
+  );
+  if (site.Item?.Kind === 'site') await binAll([site.Item], binning);
   const beside = await queryKeys({
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': siteKey.pk },
@@ -221,11 +230,19 @@ export function toSite(item: Record<string, unknown>): Site {
   };
 }
 
-/** Deletes every record of the site, a batch at a time, until the index lists none. */
-export async function deleteRecordsOf(tenantId: number, siteId: number): Promise<void> {
+/**
+ * Deletes every record of the site, a batch at a time, until the index lists none: each batch is kept in
+ * the recycle bin before it leaves the Items table, so a failure between the two loses nothing.
+ */
+export async function deleteRecordsOf(tenantId: number, siteId: number, binning: Binning): Promise<void> {
   for (;;) {
     const keys = await queryKeys(recordsOf(tenantId, siteId), { limit: 1000 });
     if (keys.length === 0) return;
+    const items = await batchGetItems(table(), keys, { consistent: true });
+    await binAll(
+      items.filter((item) => item.Kind === 'record'),
+      binning,
+    );
     await batchDelete(keys);
   }
 }

@@ -146,12 +146,15 @@ export async function deleteSite(principal: Principal, siteId: number): Promise<
   const levels = await subtreeLevels(tenantId, siteId, async (ids) => {
     await Promise.all(ids.map((id) => repository.markDeleting(tenantId, id)));
   });
+  // Every site and record of the subtree goes to the recycle bin, restored together by a restore of siteId.
+  const binning = { deleter: principal.userId, siteDeletion: siteId };
   for (const level of levels.reverse()) {
     for (let index = 0; index < level.length; index += 4) {
       await Promise.all(
         level.slice(index, index + 4).map(async (id) => {
-          await repository.deleteRecordsOf(tenantId, id);
-          await repository.deleteSiteItems(tenantId, id);
+          await repository.deleteRecordsOf(tenantId, id, binning);
+          const subtree = id === siteId ? { subtree: levels.toReversed().flat() } : {};
+          await repository.deleteSiteItems(tenantId, id, { ...binning, ...subtree });
         }),
       );
     }

@@ -161,6 +161,20 @@ export const tables = {
     sortKey: 'sk',
     ttlAttribute: 'ExpiresAt',
   },
+  /**
+   * The recycle bin (lib/sites/recycle-bin-store.ts, CONTRACT 15): deleted records and sites, each kept
+   * whole under its site until it is restored, purged or expires by the TTL after Deletion.RetentionDays.
+   * A TTL and so no secondary index. The stream feeds the removal of the files and history of an entry
+   * that is gone for good (functions/recycle-bin.ts); the Items table's stream never sees bin entries.
+   */
+  recycleBin: {
+    id: 'RecycleBin',
+    envVar: 'KIROKU_TABLE_RECYCLE_BIN',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: 'ExpiresAt',
+    stream: true,
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof tables;

@@ -235,10 +235,10 @@ describe('TableType', () => {
     expect(both.Data.filter((row) => row.ResultId === second).map((row) => row.Ver)).toEqual([1]);
   });
 
+  // Deleted and NormalAndDeleted are the recycle bin's (test/integration/recycle-bin.test.ts).
   it.each([
-    ['Deleted', 'the recycle bin is not available yet'],
-    ['NormalAndDeleted', 'the recycle bin is not available yet'],
-    ['Archive', 'is not Normal, History or NormalAndHistory'],
+    ['Archive', 'is not Normal, History, NormalAndHistory, Deleted or NormalAndDeleted'],
+    ['', 'is not Normal, History, NormalAndHistory, Deleted or NormalAndDeleted'],
   ])('TableType %s is a 400 saying why', async (type, why) => {
     const id = await createRecord(stack.url, admin, results);
     const answer = await get(id, { TableType: type });

@@ -22,6 +22,7 @@ describe('settings', () => {
         Search: { CreateIndexes: true },
         Notification: { AllowedHosts: [] },
         Mail: { SmtpPort: 25 },
+        Deletion: { RetentionDays: 90 },
       });
     });
 

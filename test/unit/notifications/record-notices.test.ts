@@ -39,6 +39,11 @@ describe('lib/notifications/record-notices', () => {
       ],
       ['a site: nothing', streamRecord('INSERT', { NewImage: item('site') }), undefined],
       ['a history row: nothing', streamRecord('INSERT', { NewImage: item('history') }), undefined],
+      [
+        'a record restored from the recycle bin: nothing',
+        streamRecord('INSERT', { NewImage: item('record', { Restored: true }) }),
+        undefined,
+      ],
     ])('%s', (_name, record, event) => {
       expect(recordChangesOf([record])[0]?.event).toBe(event);
     });

@@ -18,6 +18,7 @@ import { pageContext, runBrowserScripts } from '../p';
 import { TEMPLATES, templateOf } from '../templates';
 import { Field, Loading, Notice, useAction, useLoad } from './common';
 import { Markdown } from './markdown';
+import { RecycleBin } from './recycle-bin';
 import { TransferButtons } from './transfer';
 
 const TYPES = ['Sites', 'Issues', 'Results', 'Wikis', 'Dashboards'] as const;
@@ -53,6 +54,9 @@ export function SitePage({ id }: { id: number }) {
         <Wiki site={site} />
       ) : (
         <Grid site={site} firstPage={firstPage} />
+      )}
+      {site && site.ReferenceType !== 'Sites' && site.ReferenceType !== 'Dashboards' && (
+        <RecycleBin key={id} site={site} />
       )}
     </>
   );
