@@ -2,6 +2,7 @@ import type { Principal } from '../accounts/principal';
 import type { RecordScripts } from '../items/record-scripts';
 import type { Site } from '../sites/model';
 import { itemReadCalls } from './calls/item-reads';
+import { peopleCalls } from './calls/people';
 import type { HostCall } from './job';
 
 /**
@@ -43,7 +44,7 @@ export type HostCallTable = Readonly<Record<string, (...args: unknown[]) => Prom
 
 /** The answer to every call a run may make, each by its module's table. */
 export function hostCalls(context: ScriptCallContext): (call: HostCall) => Promise<unknown> {
-  const table: HostCallTable = { ...itemReadCalls(context) };
+  const table: HostCallTable = { ...itemReadCalls(context), ...peopleCalls(context) };
   return (call) => {
     const answer = Object.hasOwn(table, call.name) ? table[call.name] : undefined;
     if (!answer) return Promise.reject(new Error(`no host call ${call.name}`));

@@ -266,8 +266,8 @@ describe('server-script sandbox', () => {
       const outcome = done(await scripts.run('BeforeUpdate', site, { Title: '' }));
       expect(outcome.model.Title).toBe('record 5 / record 6 / 1');
       expect(asked).toEqual([
-        { name: 'items.Get', args: [5] },
-        { name: 'items.Get', args: [6] },
+        { name: 'items.Get', args: [5, null] },
+        { name: 'items.Get', args: [6, null] },
       ]);
     });
   });
