@@ -14,6 +14,8 @@ let accounts: TestAccounts;
 let admin: string;
 let reader: TestUser;
 let outsider: TestUser;
+/** Listed in NumB's ReadColumnAccessControls, as the reader is not. */
+let listed: TestUser;
 const ids = { folder: 0, table: 0, hidden: 0, probe: 0, probeRecord: 0, foreign: 0, record: 0 };
 
 const post = (path: string, body?: unknown) => call(stack.url, path, body);
@@ -63,7 +65,8 @@ beforeAll(async () => {
   admin = accounts.admin.apiKey;
   reader = await createUser(stack.url, admin, `reader-${Date.now()}`);
   outsider = await createUser(stack.url, admin, `outsider-${Date.now()}`);
-  const both = [`User,${reader.userId},15`, `User,${outsider.userId},15`];
+  listed = await createUser(stack.url, admin, `listed-${Date.now()}`);
+  const both = [`User,${reader.userId},15`, `User,${outsider.userId},15`, `User,${listed.userId},15`];
   ids.folder = await createSite(stack.url, admin, 0, {
     Title: 'reads folder',
     Permissions: [`User,${reader.userId},1`],
@@ -74,7 +77,8 @@ beforeAll(async () => {
     SiteName: 'reads-target',
     SiteGroupName: 'reads-group',
     InheritPermission: 0,
-    Permissions: [`User,${reader.userId},1`],
+    Permissions: [`User,${reader.userId},1`, `User,${listed.userId},1`],
+    SiteSettings: { ReadColumnAccessControls: [{ ColumnName: 'NumB', Users: [listed.userId] }] },
   });
   ids.hidden = await createSite(stack.url, admin, ids.folder, {
     ReferenceType: 'Issues',
@@ -100,7 +104,8 @@ beforeAll(async () => {
     const id = await createRecord(stack.url, admin, ids.table, {
       Title: `r${n}`,
       Status: [100, 200, 900][n % 3],
-      NumHash: { NumA: n * 10 },
+      NumHash: { NumA: n * 10 - 25, NumB: n },
+      ...(n % 2 === 0 && { DateHash: { DateA: `2026-01-${10 + n}T09:30:00` } }),
     });
     if (n === 0) ids.record = id;
   }
@@ -240,5 +245,99 @@ describe('items.GetSite and its family', () => {
         `[items.GetSite(${ids.table})[0].Title, items.GetSite(${ids.table})[0].ReferenceType, items.GetSite(${ids.table}).Length]`,
       ),
     ).toEqual(['Reads Target', 'Issues', 1]);
+  });
+});
+
+describe('aggregates', () => {
+  type Shown = { Status: number; NumHash?: { NumA?: number }; DateHash?: { DateA?: string } };
+  /** What the API answers the reader for the View, aggregated here. */
+  async function expected(aggregate: string, view: object | undefined): Promise<number> {
+    const read = await post(`/api/items/${ids.table}/get`, {
+      ApiKey: reader.apiKey,
+      ...(view && { View: view }),
+    });
+    const { Data, TotalCount } = read.body.Response as { Data: Shown[]; TotalCount: number };
+    if (aggregate === 'Count') return TotalCount;
+    const dates = Data.flatMap((item) =>
+      item.DateHash?.DateA ? [Date.parse(`${item.DateHash.DateA}+09:00`)] : [],
+    );
+    const numbers = Data.map((item) => item.NumHash?.NumA ?? 0);
+    switch (aggregate) {
+      case 'Sum':
+        return numbers.reduce((sum, value) => sum + value, 0);
+      case 'Average':
+        return numbers.reduce((sum, value) => sum + value, 0) / numbers.length;
+      case 'Max':
+        return Math.max(...numbers);
+      case 'Min':
+        return Math.min(...numbers);
+      case 'MaxDate':
+        return Math.max(...dates);
+      default:
+        return Math.min(...dates);
+    }
+  }
+  const views = [
+    ['no view', undefined],
+    ['a Status filter', { ColumnFilterHash: { Status: '["100","900"]' } }],
+    ['a numeric range', { ColumnFilterHash: { NumA: '["0,40"]' } }],
+    [
+      'a Status filter and a sorter',
+      { ColumnFilterHash: { Status: '["200"]' }, ColumnSorterHash: { NumA: 'desc' } },
+    ],
+  ] as const;
+  const cases = ['Sum', 'Average', 'Max', 'Min', 'MaxDate', 'MinDate', 'Count'].flatMap((aggregate) =>
+    views.map(([name, view]) => [aggregate, name, view] as const),
+  );
+
+  it.each(cases)('items.%s with %s equals the API answer for the same View', async (aggregate, _, view) => {
+    const body = view === undefined ? '' : `, ${JSON.stringify(JSON.stringify({ View: view }))}`;
+    const column = aggregate === 'Count' ? '' : aggregate.endsWith('Date') ? ", 'DateA'" : ", 'NumA'";
+    const code = `items.${aggregate}(${ids.table}${column}${body})`;
+    const answer = await probe(reader, aggregate.endsWith('Date') ? `${code}.getTime()` : code);
+    const wanted = await expected(aggregate, view);
+    expect(answer).toBeCloseTo(wanted, 6);
+  });
+
+  const EMPTY_TIME = Date.parse('0001-01-01T00:00:00Z');
+  it.each([
+    ['a text column', `items.Sum(TABLE, 'ClassA')`, 'reader', 0],
+    ['Status, an integer column', `items.Sum(TABLE, 'Status')`, 'reader', 0],
+    ['a column that does not exist', `items.Max(TABLE, 'NumZZ')`, 'reader', 0],
+    ['a date aggregate of a number column', `items.MaxDate(TABLE, 'NumA').getTime()`, 'reader', EMPTY_TIME],
+    ['a date column without values', `items.MinDate(TABLE, 'DateB').getTime()`, 'reader', EMPTY_TIME],
+    ['a column the user may not read', `items.Sum(TABLE, 'NumB')`, 'reader', 0],
+    ['a column the user is listed for', `items.Sum(TABLE, 'NumB')`, 'listed', 36],
+    ['a site the user may not read', `items.Sum(TABLE, 'NumA')`, 'outsider', 0],
+    ['Count of a site the user may not read', 'items.Count(TABLE)', 'outsider', 0],
+    ['Count of a folder', 'items.Count(FOLDER)', 'reader', 0],
+    ['a body without View', `items.Count(TABLE, '{}')`, 'reader', 0],
+    ['a body with paging', `items.Count(TABLE, '{"View":{},"PageSize":2}')`, 'reader', 0],
+    [
+      'a View that cannot be applied',
+      `items.Count(TABLE, '{"View":{"ColumnFilterHash":{"Nope":"1"}}}')`,
+      'reader',
+      0,
+    ],
+    [
+      'a View as an object',
+      `items.Count(TABLE, { View: { ColumnFilterHash: { Status: '["100"]' } } })`,
+      'reader',
+      3,
+    ],
+    ['an empty View: every record', `items.Count(TABLE, '{"View":{}}')`, 'reader', 9],
+  ] as const)('answers %s: %s as %s is %s', async (_, expression, who, answer) => {
+    const user = who === 'reader' ? reader : who === 'listed' ? listed : outsider;
+    const code = expression.replace('TABLE', String(ids.table)).replace('FOLDER', String(ids.folder));
+    expect(await probe(user, code)).toBe(answer);
+  });
+
+  it('logs why it answered its failure result', async () => {
+    const warn = vi.spyOn(logger, 'warn');
+    expect(await probe(reader, `items.Sum(${ids.table}, 'NumB')`)).toBe(0);
+    expect(warn).toHaveBeenCalledWith(
+      'server script call refused',
+      expect.objectContaining({ call: 'items.Sum', reason: 'no Read on NumB', siteId: ids.probe }),
+    );
   });
 });
