@@ -201,7 +201,7 @@ describe('server-script sandbox', () => {
       );
       for (const name of names) {
         expect(name).toMatch(
-          /^(context|items|model|saved|siteSettings|notifications|globalThis|__kiroku\w+|parseInt|parseFloat|isNaN|isFinite|decodeURI|decodeURIComponent|encodeURI|encodeURIComponent|escape|unescape|eval|queueMicrotask|undefined|NaN|Infinity)$/,
+          /^(context|items|model|saved|siteSettings|notifications|users|depts|groups|globalThis|__kiroku\w+|parseInt|parseFloat|isNaN|isFinite|decodeURI|decodeURIComponent|encodeURI|encodeURIComponent|escape|unescape|eval|queueMicrotask|undefined|NaN|Infinity)$/,
         );
       }
     });
