@@ -13,6 +13,7 @@ import { benchKeyValues, keyValuesVerdicts, printKeyValues } from './key-values'
 import { benchNotifications, notificationsVerdicts, printNotifications } from './notifications';
 import { benchRecordsView, printRecordsView, recordsViewVerdicts } from './records-view';
 import * as report from './report';
+import { benchScriptAggregates, printScriptAggregates } from './script-aggregates';
 import { benchScriptBundles } from './script-bundles';
 import { printServerScripts, serverScriptVerdicts } from './script-report';
 import { benchSearch, searchVerdicts } from './search';
@@ -52,7 +53,7 @@ const startEnv = Object.fromEntries(
 /**
  * `npm run bench -- bundles sessions` runs only the phases named (sessions, in-process, bundles, start,
  * lookup, lookup-gateway, upload, scripts, records, design, history, keyvalues, search, ui, export, import,
- * notifications), so that one figure can be taken alone on a shared machine; none:
+ * notifications, script-aggregates), so that one figure can be taken alone on a shared machine; none:
  * all of them.
  */
 const only = new Set(process.argv.slice(2));
@@ -146,6 +147,11 @@ const history = wanted('history')
       benchHistory(),
     )
   : undefined;
+const scriptAggregates = wanted('script-aggregates')
+  ? await phase('script aggregates: items.Count and items.Sum over 100,000 records', () =>
+      benchScriptAggregates(),
+    )
+  : undefined;
 const search = wanted('search') ? await phase('full-text search', () => benchSearch()) : undefined;
 const ui = wanted('ui') ? await phase('browser UI', () => benchUi()) : undefined;
 const exported = wanted('export')
@@ -200,6 +206,7 @@ if (history) {
   printHistory(history);
   verdicts.push(...historyVerdicts(history));
 }
+if (scriptAggregates) printScriptAggregates(scriptAggregates);
 if (chunkSteps) report.printChunkSteps(chunkSteps);
 if (search) {
   console.log('\nFull-text search (issue 14):');
@@ -246,6 +253,7 @@ const results = {
   upload,
   serverScripts,
   scriptBundles,
+  scriptAggregates,
   records: { view: recordsView, bulkUpsert, tableDesign, keyValues },
   chunkSteps,
   search,
