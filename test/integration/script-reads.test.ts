@@ -16,7 +16,7 @@ let reader: TestUser;
 let outsider: TestUser;
 /** Listed in NumB's ReadColumnAccessControls, as the reader is not. */
 let listed: TestUser;
-const ids = { folder: 0, table: 0, hidden: 0, probe: 0, probeRecord: 0, foreign: 0, record: 0 };
+const ids = { folder: 0, table: 0, hidden: 0, probe: 0, probeRecord: 0, foreign: 0, record: 0, big: 0 };
 
 const post = (path: string, body?: unknown) => call(stack.url, path, body);
 
@@ -113,6 +113,16 @@ beforeAll(async () => {
   await post(`/api/items/${ids.record}/update`, { ApiKey: admin, Title: 'r0 v2', VerUp: true });
   const theirs = await createSite(stack.url, accounts.other.apiKey, 0, { ReferenceType: 'Issues' });
   ids.foreign = await createRecord(stack.url, accounts.other.apiKey, theirs, { Title: 'foreign' });
+  ids.big = await createSite(stack.url, admin, 0, {
+    ReferenceType: 'Issues',
+    Permissions: [`User,${reader.userId},1`],
+  });
+  const bulk = await post(`/api/items/${ids.big}/bulkupsert`, {
+    ApiKey: admin,
+    Keys: ['Title'],
+    Data: Array.from({ length: 205 }, (_, n) => ({ Title: `b${n}` })),
+  });
+  if (bulk.body.StatusCode !== 200) throw new Error(`bulkupsert: ${bulk.text}`);
   await indexed('reads-target', ids.table);
 });
 afterAll(() => stack.close());
@@ -154,6 +164,19 @@ describe('items.Get', () => {
     const expected = await apiPage(reader, ids.table, apiBody);
     expect(expected.length).toBeGreaterThan(0);
     expect(await probe(reader, pageOf(ids.table, body))).toEqual(expected);
+  });
+
+  it('pages a table of more than 200 records as the API does: at most 200, then Offset', async () => {
+    const sizes = [
+      '',
+      '\'{"PageSize":5000}\'',
+      '\'{"PageSize":199}\'',
+      '\'{"Offset":200}\'',
+      '\'{"Offset":195,"PageSize":3}\'',
+    ];
+    expect(
+      await probe(reader, `[${sizes.map((body) => `items.Get(${ids.big}${body && `, ${body}`}).length`)}]`),
+    ).toEqual([200, 200, 199, 5, 3]);
   });
 
   it('answers a record as one element when its View selects it, and none when not', async () => {
