@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadSettings, useSettings } from '../../lib/config/settings';
+import { useSettings } from '../../lib/config/settings';
 import { logger } from '../../lib/log';
 import { createUser, seedAccounts, type TestAccounts, type TestUser } from '../fixtures/accounts';
 import { call } from '../fixtures/client';
