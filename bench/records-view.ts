@@ -174,7 +174,7 @@ function countReads() {
 }
 
 /** Records written directly, with the site's counts, as the API's writes would leave them. */
-async function loadRecords(siteId: number, count: number): Promise<void> {
+export async function loadRecords(siteId: number, count: number): Promise<void> {
   const random = seededRandom(11);
   const base = Date.parse('2025-01-01T00:00:00Z');
   const firstId = 10_000_000;

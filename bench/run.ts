@@ -14,6 +14,7 @@ import { benchNotifications, notificationsVerdicts, printNotifications } from '.
 import { benchRecordsView, printRecordsView, recordsViewVerdicts } from './records-view';
 import { benchRecycleBin, printRecycleBin, recycleBinVerdicts } from './recycle-bin';
 import * as report from './report';
+import { benchScriptAggregates, printScriptAggregates } from './script-aggregates';
 import { benchScriptBundles } from './script-bundles';
 import { printServerScripts, serverScriptVerdicts } from './script-report';
 import { benchScriptWrites, printScriptWrites } from './script-writes';
@@ -54,8 +55,8 @@ const startEnv = Object.fromEntries(
 /**
  * `npm run bench -- bundles sessions` runs only the phases named (sessions, in-process, bundles, start,
  * lookup, lookup-gateway, upload, scripts, records, design, history, recycle-bin, keyvalues, search, ui,
- * export, import, notifications, script-writes), so that one figure can be taken alone on a shared machine;
- * none:
+ * export, import, notifications, script-writes, script-aggregates), so that one figure can be taken alone on
+ * a shared machine; none:
  * all of them.
  */
 const only = new Set(process.argv.slice(2));
@@ -159,6 +160,11 @@ const recycleBin = wanted('recycle-bin')
       benchRecycleBin(),
     )
   : undefined;
+const scriptAggregates = wanted('script-aggregates')
+  ? await phase('script aggregates: items.Count and items.Sum over 100,000 records', () =>
+      benchScriptAggregates(),
+    )
+  : undefined;
 const search = wanted('search') ? await phase('full-text search', () => benchSearch()) : undefined;
 const ui = wanted('ui') ? await phase('browser UI', () => benchUi()) : undefined;
 const exported = wanted('export')
@@ -218,6 +224,7 @@ if (recycleBin) {
   printRecycleBin(recycleBin);
   verdicts.push(...recycleBinVerdicts(recycleBin));
 }
+if (scriptAggregates) printScriptAggregates(scriptAggregates);
 if (chunkSteps) report.printChunkSteps(chunkSteps);
 if (search) {
   console.log('\nFull-text search (issue 14):');
@@ -264,6 +271,7 @@ const results = {
   upload,
   serverScripts,
   scriptBundles,
+  scriptAggregates,
   records: { view: recordsView, bulkUpsert, tableDesign, keyValues },
   chunkSteps,
   search,

@@ -10,6 +10,7 @@ import { Permission, requirePermission, siteInTenant } from '../sites/permission
 import { siteView } from '../sites/views';
 import { recordHistorySelection, siteHistorySelection, tableTypeOf } from './history';
 import { keyValuesOf, planKeyValues } from './key-values';
+import type { ItemRecord } from './model';
 import { canOnRecord, readableInSite } from './record-permissions';
 import * as repository from './record-repository';
 import { loadingAll, noScripts, type RecordScripts } from './record-scripts';
@@ -97,6 +98,48 @@ export async function readItem(
   scripts: RecordScripts = noScripts,
   search?: RecordSearch,
 ): Promise<Reading> {
+  const read = await readItemPage(principal, id, input, scripts, search);
+  if (read.kind === 'folder') return { response: { Data: read.folder } };
+  const { site, page, plan, offset, pageSize, limits } = read;
+  const zone = callerZone(principal);
+  // Each item echoes the ApiVersion asked; below 1.1 the fields are flat (reference 1.2).
+  const version = input.ApiVersion === undefined ? 1.1 : Number(input.ApiVersion);
+  const data = plan
+    ? await keyValuesOf(await plan, page)
+    : page.map((record) => {
+        const shown = { ...recordView(site, record, zone), ApiVersion: version };
+        return version < 1.1 ? legacyRecordView(shown) : shown;
+      });
+  const response = { Offset: offset, PageSize: pageSize, TotalCount: read.totalCount, Data: data };
+  return { response, limits };
+}
+
+/** What `items/{id}/get` reads, before it is shaped as the answer (server scripts shape it as models). */
+export type ItemPage =
+  | { readonly kind: 'folder'; readonly folder: Record<string, unknown> }
+  | {
+      readonly kind: 'records';
+      /** The site asked for, and the sites its page's records come from (its integrated sites). */
+      readonly site: Site;
+      readonly sites: readonly Site[];
+      /** As WhenloadingRecord scripts left them. */
+      readonly page: readonly ItemRecord[];
+      readonly totalCount: number;
+      readonly offset: number;
+      readonly pageSize: number;
+      readonly limits: Reading['limits'];
+      /** View.ApiDataType KeyValues: the grid's plan, started while the page was read. */
+      readonly plan?: ReturnType<typeof planKeyValues>;
+    };
+
+/** readItem's reading: the item, its permissions, the View, the paging and the scripts that load it. */
+export async function readItemPage(
+  principal: Principal,
+  id: number,
+  input: RecordGetInput,
+  scripts: RecordScripts = noScripts,
+  search?: RecordSearch,
+): Promise<ItemPage> {
   const tableType = tableTypeOf(input.TableType);
   const deleted = tableType === 'Deleted' || tableType === 'NormalAndDeleted';
   // The recycle bin is read only when asked: a plain get reads the current item alone.
@@ -112,7 +155,7 @@ export async function readItem(
       throw new UnsupportedInputError(
         `TableType: ${tableType}: Kiroku keeps versions and deleted records of records, not of folders (a deleted site is restored by its id).`,
       );
-    return { response: { Data: siteView(site, callerZone(principal)) } };
+    return { kind: 'folder', folder: siteView(site, callerZone(principal)) };
   }
   if (!recordHolders.has(site.referenceType)) throw new NotFoundError(`site ${id} holds no records`);
   // What the caller may read: a record by its site's Read or its own rows; a table's records by its Read,
@@ -137,8 +180,6 @@ export async function readItem(
   const pageSize = effectivePageSize(input.PageSize);
   const offset = input.Offset ?? 0;
   const zone = callerZone(principal);
-  // Each item echoes the ApiVersion asked; below 1.1 the fields are flat (reference 1.2).
-  const version = input.ApiVersion === undefined ? 1.1 : Number(input.ApiVersion);
   const view = await withSearch(
     compiled,
     principal.tenantId,
@@ -170,12 +211,6 @@ export async function readItem(
   const sites = access ? access.sites : [site];
   // WhenloadingRecord scripts may change what is shown, never what is stored.
   const page = await loadingAll(scripts, sites, selection.page);
-  const data = plan
-    ? await keyValuesOf(await plan, page)
-    : page.map((record) => {
-        const shown = { ...recordView(site, record, zone), ApiVersion: version };
-        return version < 1.1 ? legacyRecordView(shown) : shown;
-      });
-  const response = { Offset: offset, PageSize: pageSize, TotalCount: selection.totalCount, Data: data };
-  return { response, limits };
+  const { totalCount } = selection;
+  return { kind: 'records', site, sites, page, totalCount, offset, pageSize, limits, ...(plan && { plan }) };
 }

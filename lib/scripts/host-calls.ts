@@ -5,6 +5,7 @@ import { httpClientCalls } from './calls/http-client';
 import { itemReadCalls } from './calls/item-reads';
 import { itemWriteCalls } from './calls/item-writes';
 import { logCalls } from './calls/logs';
+import { peopleCalls } from './calls/people';
 import { utilityCalls } from './calls/utilities';
 import type { HostCall } from './job';
 
@@ -54,6 +55,7 @@ export function hostCalls(context: ScriptCallContext): (call: HostCall) => Promi
     ...logCalls(context),
     ...utilityCalls(context),
     ...itemWriteCalls(context),
+    ...peopleCalls(context),
   };
   return (call) => {
     const answer = Object.hasOwn(table, call.name) ? table[call.name] : undefined;

@@ -3,6 +3,7 @@ import { ITEM_READS } from './globals/item-reads';
 import { ITEM_WRITES } from './globals/item-writes';
 import { LOGS } from './globals/logs';
 import { NOTIFICATIONS } from './globals/notifications';
+import { PEOPLE } from './globals/people';
 import { UTILITIES } from './globals/utilities';
 
 /**
@@ -10,7 +11,7 @@ import { UTILITIES } from './globals/utilities';
  * run in the prelude's scope, which adds members with `member(global, name, fn)`, makes host calls with
  * `call(name, ...args)`, and may define a global of its own with `define`.
  */
-const GLOBALS = [ITEM_READS, ITEM_WRITES, NOTIFICATIONS, HTTP_CLIENT, LOGS, UTILITIES].join('\n');
+const GLOBALS = [ITEM_READS, ITEM_WRITES, NOTIFICATIONS, PEOPLE, HTTP_CLIENT, LOGS, UTILITIES].join('\n');
 
 /**
  * The script's globals, built inside the sandbox before any script runs (CONTRACT sections 8 and 13,

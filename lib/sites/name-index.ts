@@ -148,6 +148,11 @@ export function siteIdsNamed(index: NameIndex, name: string): number[] {
   return idsOf(index, index.byName.get(name) ?? []);
 }
 
+/** The SiteIds holding exactly this SiteGroupName, ascending (items.GetSiteByGroupName). */
+export function siteIdsGrouped(index: NameIndex, name: string): number[] {
+  return idsOf(index, index.byGroupName.get(name) ?? []);
+}
+
 /**
  * Integrated sites (CONTRACT 4, reference 3): every site whose SiteName or SiteGroupName equals the
  * entry, ascending, with no nearest-site rule. Empty when none matches: the caller then reads the

@@ -159,7 +159,7 @@ describe('server scripts', () => {
     expect(await status(`/api/items/${id}/update`, { ApiKey: outsider.apiKey, Title: 'run' })).toBe(200);
     const row = await post(`/api/items/${id}/get`, { ApiKey: outsider.apiKey });
     const shown = (row.body.Response as { Data: { DescriptionHash: { DescriptionA: string } }[] }).Data[0];
-    expect(JSON.parse(String(shown?.DescriptionHash.DescriptionA))).toEqual([['A'], null, ['A']]);
+    expect(JSON.parse(String(shown?.DescriptionHash.DescriptionA))).toEqual([['A'], [], ['A']]);
   });
 });
 

@@ -112,7 +112,7 @@ function columnPredicate<R>(
 }
 
 /** A number, or 0 for an empty value of a column that is not nullable (the reference stores 0 there). */
-function numberOf<R>(column: Column<R>, record: R): number | undefined {
+export function numberOf<R>(column: Column<R>, record: R): number | undefined {
   const value = column.read(record);
   if (typeof value === 'number') return value;
   return column.nullable ? undefined : 0;

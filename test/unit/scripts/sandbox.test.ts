@@ -210,7 +210,7 @@ describe('server-script sandbox', () => {
       );
       for (const name of names) {
         expect(name).toMatch(
-          /^(context|items|model|saved|siteSettings|notifications|httpClient|logs|utilities|globalThis|__kiroku\w+|parseInt|parseFloat|isNaN|isFinite|decodeURI|decodeURIComponent|encodeURI|encodeURIComponent|escape|unescape|eval|queueMicrotask|undefined|NaN|Infinity)$/,
+          /^(context|items|model|saved|siteSettings|notifications|users|depts|groups|httpClient|logs|utilities|globalThis|__kiroku\w+|parseInt|parseFloat|isNaN|isFinite|decodeURI|decodeURIComponent|encodeURI|encodeURIComponent|escape|unescape|eval|queueMicrotask|undefined|NaN|Infinity)$/,
         );
       }
     });
@@ -275,8 +275,8 @@ describe('server-script sandbox', () => {
       const outcome = done(await scripts.run('BeforeUpdate', site, { Title: '' }));
       expect(outcome.model.Title).toBe('record 5 / record 6 / 1');
       expect(asked).toEqual([
-        { name: 'items.Get', args: [5] },
-        { name: 'items.Get', args: [6] },
+        { name: 'items.Get', args: [5, null] },
+        { name: 'items.Get', args: [6, null] },
       ]);
     });
   });
