@@ -11,6 +11,7 @@ import { compileViewFor } from './record-get';
 import { deleteChildren, linkedChildren } from './record-links';
 import { grantedRecords } from './record-permissions';
 import { deleteRecords, type TransactItem } from './record-repository';
+import { noScripts, type RecordScripts } from './record-scripts';
 import { selectAll } from './record-select';
 import { requireUnlocked } from './records';
 
@@ -26,11 +27,16 @@ export interface BulkDeleteInput {
  * selects, and among them those in `Selected`, or with `All: true` those not in it. A departure
  * (CONTRACT 5.1): without `Selected`, without `All: true` and without a View that filters, nothing says
  * which records to delete, and the request is refused rather than deleting the whole table.
+ *
+ * `scripts` run BeforeBulkDelete once before the records go (a refusal deletes nothing) and
+ * AfterBulkDelete once after; a bulk delete runs no record's BeforeDelete or AfterDelete (the reference's
+ * manual).
  */
 export async function bulkDelete(
   principal: Principal,
   siteId: number,
   input: BulkDeleteInput,
+  scripts: RecordScripts = noScripts,
 ): Promise<Outcome> {
   const site = await siteInTenant(principal, siteId);
   if (!recordHolders.has(site.referenceType)) throw new BadRequestError(`site ${siteId} holds no records`);
@@ -59,12 +65,14 @@ export async function bulkDelete(
   }
   const limits = await useApiCall(site);
   for (const record of records) await requireUnlocked(principal, record);
+  await scripts.beforeBulk('BeforeBulkDelete', site);
   const children = await linkedChildren(principal, site, records);
   const releases = new Map<number, TransactItem[]>();
   for (const record of records) releases.set(record.recordId, await deletionWrites(principal, site, record));
   // Their files go through the Items stream (functions/record-files.ts), as a single delete's do.
   await deleteChildren(principal, children);
   await deleteRecords(records, (record) => releases.get(record.recordId) ?? []);
+  await scripts.afterBulk('AfterBulkDelete', site);
   const message = input.PhysicalDelete
     ? messages.physicallyDeleted(records.length)
     : messages.bulkDeleted(site.title, records.length);

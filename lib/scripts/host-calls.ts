@@ -1,7 +1,9 @@
 import type { Principal } from '../accounts/principal';
 import type { RecordScripts } from '../items/record-scripts';
 import type { Site } from '../sites/model';
+import { contextCalls } from './calls/context';
 import { itemReadCalls } from './calls/item-reads';
+import { siteSettingsCalls } from './calls/site-settings';
 import type { HostCall } from './job';
 
 /**
@@ -31,9 +33,10 @@ export interface ScriptCallContext {
   readonly hold: ((write: () => Promise<void>) => void) | undefined;
   /**
    * The scripts a nested write runs: the target site's own, at depth + 1, sharing this run's UserData;
-   * none from depth 10 (the write happens without them).
+   * none from depth 10 (the write happens without them). `body`: the JSON the script passed, which the
+   * nested run's `context.ApiRequestBody` shows.
    */
-  nested(action: string, id: number): RecordScripts;
+  nested(action: string, id: number, body?: string): RecordScripts;
   /** The structured log's fields naming the script that runs (site, condition, script). */
   readonly where: Readonly<Record<string, unknown>>;
 }
@@ -43,7 +46,11 @@ export type HostCallTable = Readonly<Record<string, (...args: unknown[]) => Prom
 
 /** The answer to every call a run may make, each by its module's table. */
 export function hostCalls(context: ScriptCallContext): (call: HostCall) => Promise<unknown> {
-  const table: HostCallTable = { ...itemReadCalls(context) };
+  const table: HostCallTable = {
+    ...itemReadCalls(context),
+    ...siteSettingsCalls(context),
+    ...contextCalls(context),
+  };
   return (call) => {
     const answer = Object.hasOwn(table, call.name) ? table[call.name] : undefined;
     if (!answer) return Promise.reject(new Error(`no host call ${call.name}`));

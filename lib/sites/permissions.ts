@@ -105,7 +105,7 @@ export async function canReadOrCreateSite(principal: Principal, site: Site | und
 // for the request's several checks and no longer.
 const membershipCache = new WeakMap<Principal, Promise<Membership>>();
 
-function membershipOf(principal: Principal): Promise<Membership> {
+export function membershipOf(principal: Principal): Promise<Membership> {
   let membership = membershipCache.get(principal);
   if (!membership) {
     membership = loadMembership(principal);
