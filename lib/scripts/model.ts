@@ -206,5 +206,6 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'object' && value !== null && 'BigInt' in value) return 'bigint';
   if (typeof value === 'object' && value !== null && 'InvalidDate' in value) return 'invalid Date';
+  if (typeof value === 'object' && value !== null && 'NotFinite' in value) return String(value.NotFinite);
   return Array.isArray(value) ? 'array' : typeof value;
 }

@@ -25,10 +25,11 @@ export const PRELUDE = `(function (host, data) {
   const parse = JSON.parse, stringify = JSON.stringify, freeze = Object.freeze, keys = Object.keys;
   const defineProperty = Object.defineProperty, isArray = Array.isArray;
   const state = parse(data);
-  // A BigInt has no JSON, an invalid Date's is null (which empties a column); marked, each reaches the
-  // host's type check instead.
+  // A BigInt has no JSON, NaN's and an invalid Date's is null (which empties a column); marked, each
+  // reaches the host's type check instead.
   const replacer = function (key, value) {
     if (typeof value === 'bigint') return { BigInt: String(value) };
+    if (typeof value === 'number' && !Number.isFinite(value)) return { NotFinite: String(value) };
     const raw = this[key];
     return raw instanceof Date && raw.getTime() !== raw.getTime() ? { InvalidDate: true } : value;
   };
