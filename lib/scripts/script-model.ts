@@ -1,5 +1,6 @@
+import { editorColumnNames } from '../columns/layouts';
 import type { ItemRecord } from '../items/model';
-import { remainingWorkValue } from '../items/view/columns';
+import { columnsOf, remainingWorkValue } from '../items/view/columns';
 import type { ReferenceType, Site } from '../sites/model';
 import { formatLocal, parseDateTime, UNSET_DATE } from '../zoned-time';
 import type { FlatModel } from './model';
@@ -17,7 +18,9 @@ const ID_NAMES: Partial<Record<ReferenceType, string>> = {
  * prelude makes JS Dates (the reference's scripts get .NET DateTimes as UTC Dates); a date never set is
  * the reference's 1899-12-30 in the caller's zone. CompletionTime is the stored value, a date-only one a
  * day after what the API shows, as in the reference. `Attachments*` and `Comments` are JSON text.
- * Kiroku has no column access controls: the caller reads every column, so none is null for that reason.
+ * A column of the site's editor that the record has no value for shows the reference's empty value ('',
+ * 0 or null for a Nullable Num, false, the unset date), one outside the editor is absent. Kiroku has no
+ * column access controls: the caller reads every column, so none is null for that reason.
  */
 export function scriptModel(site: Site, record: ItemRecord, zone: string): FlatModel {
   const unset = parseDateTime(UNSET_DATE, zone) ?? 0;
@@ -50,6 +53,18 @@ export function scriptModel(site: Site, record: ItemRecord, zone: string): FlatM
     ),
     [ID_NAMES[site.referenceType] ?? 'RecordId']: record.recordId,
   };
+  const columns = columnsOf(site);
+  for (const name of editorColumnNames(site.referenceType, site.siteSettings)) {
+    const family = /^(Class|Num|Date|Description|Check)[A-Z]$/.exec(name)?.[1];
+    if (family === undefined || Object.hasOwn(model, name)) continue;
+    model[name] = {
+      Class: '',
+      Num: columns.get(name)?.nullable ? null : 0,
+      Date: instant(undefined),
+      Description: '',
+      Check: false,
+    }[family];
+  }
   if (site.referenceType === 'Issues') {
     Object.assign(model, {
       StartTime: instant(record.startTime),

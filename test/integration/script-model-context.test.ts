@@ -63,16 +63,24 @@ describe('server scripts: model, saved and context', () => {
       context: Record<string, unknown>;
     };
     beforeAll(async () => {
-      siteId = await withScripts([
-        {
-          BeforeUpdate: true,
-          Body: dumping(`{
+      const script = {
+        BeforeUpdate: true,
+        Body: dumping(`{
             model: dump(model), saved: dump(saved), savedFrozen: Object.isFrozen(saved),
             context: { ...context, QueryData: context.QueryStrings.Data('x'), FormsData: context.Forms.Data('ClassA'),
               GroupsLength: context.Groups.Length, GroupsCount: context.Groups.Count,
               methods: ['Log', 'Error', 'AddMessage', 'Redirect', 'AddResponse', 'ResponseSet'].map((name) => typeof context[name]) } }`),
+      };
+      // The editor's columns without a value show the reference's empty values; ClassZ is in no editor.
+      const editor = ['Title', 'ClassA', 'NumA', 'DateA', 'CheckA', 'DescriptionB', 'DescriptionA'];
+      const empty = ['ClassC', 'NumC', 'NumD', 'DateC', 'DescriptionC', 'CheckC'];
+      siteId = await withScripts([], {
+        SiteSettings: {
+          ServerScripts: [script],
+          EditorColumnHash: { General: [...editor, ...empty] },
+          Columns: [{ ColumnName: 'NumD', Nullable: true }],
         },
-      ]);
+      });
       id = await createRecord(stack.url, writer.apiKey, siteId, {
         Title: 'old',
         Body: 'the body',
@@ -127,6 +135,14 @@ describe('server scripts: model, saved and context', () => {
       ['Manager', () => writer.userId],
       ['Owner', () => 1],
       ['Locked', () => false],
+      ['ClassC', () => ''],
+      ['NumC', () => 0],
+      ['NumD', () => null],
+      // The unset date, 1899-12-30 in Tokyo.
+      ['DateC', () => date('1899-12-29T15:00:00.000Z')],
+      ['DescriptionC', () => ''],
+      ['CheckC', () => false],
+      ['ClassZ', () => undefined],
     ])('model.%s', (name, expected) => {
       expect(seen.model[name]).toEqual(expected());
     });
