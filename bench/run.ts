@@ -15,6 +15,7 @@ import { benchRecordsView, printRecordsView, recordsViewVerdicts } from './recor
 import * as report from './report';
 import { benchScriptBundles } from './script-bundles';
 import { printServerScripts, serverScriptVerdicts } from './script-report';
+import { benchScriptWrites, printScriptWrites } from './script-writes';
 import { benchSearch, searchVerdicts } from './search';
 import { benchServerScripts } from './server-scripts';
 import { benchSessions, type SessionsResult } from './sessions';
@@ -52,7 +53,7 @@ const startEnv = Object.fromEntries(
 /**
  * `npm run bench -- bundles sessions` runs only the phases named (sessions, in-process, bundles, start,
  * lookup, lookup-gateway, upload, scripts, records, design, history, keyvalues, search, ui, export, import,
- * notifications), so that one figure can be taken alone on a shared machine; none:
+ * notifications, script-writes), so that one figure can be taken alone on a shared machine; none:
  * all of them.
  */
 const only = new Set(process.argv.slice(2));
@@ -146,6 +147,11 @@ const history = wanted('history')
       benchHistory(),
     )
   : undefined;
+const scriptWrites = wanted('script-writes')
+  ? await phase('script writes: a create whose script creates, a chain of 10 nested scripts', () =>
+      benchScriptWrites(),
+    )
+  : undefined;
 const search = wanted('search') ? await phase('full-text search', () => benchSearch()) : undefined;
 const ui = wanted('ui') ? await phase('browser UI', () => benchUi()) : undefined;
 const exported = wanted('export')
@@ -200,6 +206,7 @@ if (history) {
   printHistory(history);
   verdicts.push(...historyVerdicts(history));
 }
+if (scriptWrites) printScriptWrites(scriptWrites);
 if (chunkSteps) report.printChunkSteps(chunkSteps);
 if (search) {
   console.log('\nFull-text search (issue 14):');

@@ -4,8 +4,9 @@ import { BadRequestError, ForbiddenError, OutOfBoundsError } from '../errors';
 import { messages } from '../messages';
 import type { Outcome } from '../results';
 import { useApiCall } from '../sites/api-limit';
-import { recordHolders } from '../sites/model';
+import { recordHolders, type Site } from '../sites/model';
 import { Permission, requirePermission, siteInTenant, sitePermission } from '../sites/permissions';
+import type { ItemRecord } from './model';
 import { deletionWrites } from './record-design';
 import { compileViewFor } from './record-get';
 import { deleteChildren, linkedChildren } from './record-links';
@@ -23,21 +24,15 @@ export interface BulkDeleteInput {
 }
 
 /**
- * `items/{siteId}/bulkdelete` (reference/pleasanter-items-api.md 8): the site's records that the View
- * selects, and among them those in `Selected`, or with `All: true` those not in it. A departure
- * (CONTRACT 5.1): without `Selected`, without `All: true` and without a View that filters, nothing says
- * which records to delete, and the request is refused rather than deleting the whole table.
- *
- * `scripts` run BeforeBulkDelete once before the records go (a refusal deletes nothing) and
- * AfterBulkDelete once after; a bulk delete runs no record's BeforeDelete or AfterDelete (the reference's
- * manual).
+ * The records a bulkdelete of `input` deletes, its permission and selection checks made: the request's,
+ * and a server script's BulkDelete held for its Before condition's save (lib/scripts/calls/item-writes.ts),
+ * which answers the count before it deletes.
  */
-export async function bulkDelete(
+export async function bulkDeleteSelection(
   principal: Principal,
   siteId: number,
   input: BulkDeleteInput,
-  scripts: RecordScripts = noScripts,
-): Promise<Outcome> {
+): Promise<{ site: Site; records: ItemRecord[] }> {
   const site = await siteInTenant(principal, siteId);
   if (!recordHolders.has(site.referenceType)) throw new BadRequestError(`site ${siteId} holds no records`);
   // Without Delete on the site, only records whose own rows give Delete can be deleted (and are selected).
@@ -63,6 +58,26 @@ export async function bulkDelete(
     const problem = `selects ${records.length} records; one bulkdelete deletes at most ${MAX_BULK.bulkDelete}`;
     throw new OutOfBoundsError(input.All === true ? 'All' : 'View', problem);
   }
+  return { site, records };
+}
+
+/**
+ * `items/{siteId}/bulkdelete` (reference/pleasanter-items-api.md 8): the site's records that the View
+ * selects, and among them those in `Selected`, or with `All: true` those not in it. A departure
+ * (CONTRACT 5.1): without `Selected`, without `All: true` and without a View that filters, nothing says
+ * which records to delete, and the request is refused rather than deleting the whole table.
+ *
+ * `scripts` run BeforeBulkDelete once before the records go (a refusal deletes nothing) and
+ * AfterBulkDelete once after; a bulk delete runs no record's BeforeDelete or AfterDelete (the reference's
+ * manual).
+ */
+export async function bulkDelete(
+  principal: Principal,
+  siteId: number,
+  input: BulkDeleteInput,
+  scripts: RecordScripts = noScripts,
+): Promise<Outcome & { readonly count: number }> {
+  const { site, records } = await bulkDeleteSelection(principal, siteId, input);
   const limits = await useApiCall(site);
   for (const record of records) await requireUnlocked(principal, record);
   await scripts.beforeBulk('BeforeBulkDelete', site);
@@ -76,5 +91,5 @@ export async function bulkDelete(
   const message = input.PhysicalDelete
     ? messages.physicallyDeleted(records.length)
     : messages.bulkDeleted(site.title, records.length);
-  return { id: siteId, message, ...limits };
+  return { id: siteId, message, count: records.length, ...limits };
 }

@@ -38,17 +38,22 @@ import { noScripts, type RecordScripts } from './record-scripts';
 import { nextVersion } from './record-versions';
 import type { RecordWriteInput } from './schemas';
 
+/**
+ * `recordId`: an id reserved beforehand with nextItemId (a server script's create held for the save of its
+ * Before condition answers the id before the record exists, lib/scripts/calls/item-writes.ts).
+ */
 export async function createRecord(
   principal: Principal,
   siteId: number,
   input: RecordWriteInput,
   scripts: RecordScripts = noScripts,
+  recordId?: number,
 ): Promise<Outcome> {
   const site = await siteInTenant(principal, siteId);
   requireRecordHolder(site);
   await requireCreator(principal, site);
   const limits = await useApiCall(site);
-  const record = await insertNewRecord(principal, site, input, scripts);
+  const record = await insertNewRecord(principal, site, input, scripts, undefined, recordId);
   return { id: record.recordId, message: messages.created(itemTitleOf(record)), ...limits };
 }
 
@@ -62,8 +67,10 @@ export async function insertNewRecord(
   input: RecordWriteInput,
   scripts: RecordScripts,
   claim?: (recordId: number) => TransactItem,
+  recordId?: number,
 ): Promise<ItemRecord> {
-  const { record: draft, extra } = await newRecord(principal, site, input, await nextItemId(), now());
+  const id = recordId ?? (await nextItemId());
+  const { record: draft, extra } = await newRecord(principal, site, input, id, now());
   const record = await discardingOnFailure(
     () => extra,
     async () => {
@@ -289,7 +296,7 @@ export async function deleteRecord(
  * Create on the site: a caller who cannot even read it is answered as if it did not exist (404, as the
  * reference and `get` answer), one who reads it but may not create gets 403.
  */
-async function requireCreator(principal: Principal, site: Site): Promise<void> {
+export async function requireCreator(principal: Principal, site: Site): Promise<void> {
   const bits = await sitePermission(principal, site);
   if (!(bits & Permission.Read))
     throw new NotFoundError(`user ${principal.userId} may not read site ${site.siteId}`);

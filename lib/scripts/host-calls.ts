@@ -2,8 +2,12 @@ import type { Principal } from '../accounts/principal';
 import type { RecordScripts } from '../items/record-scripts';
 import type { Site } from '../sites/model';
 import { contextCalls } from './calls/context';
+import { httpClientCalls } from './calls/http-client';
 import { itemReadCalls } from './calls/item-reads';
+import { itemWriteCalls } from './calls/item-writes';
+import { logCalls } from './calls/logs';
 import { siteSettingsCalls } from './calls/site-settings';
+import { utilityCalls } from './calls/utilities';
 import type { HostCall } from './job';
 
 /**
@@ -48,6 +52,10 @@ export type HostCallTable = Readonly<Record<string, (...args: unknown[]) => Prom
 export function hostCalls(context: ScriptCallContext): (call: HostCall) => Promise<unknown> {
   const table: HostCallTable = {
     ...itemReadCalls(context),
+    ...httpClientCalls(context),
+    ...logCalls(context),
+    ...utilityCalls(context),
+    ...itemWriteCalls(context),
     ...siteSettingsCalls(context),
     ...contextCalls(context),
   };

@@ -1,6 +1,10 @@
+import { HTTP_CLIENT } from './globals/http-client';
 import { ITEM_READS } from './globals/item-reads';
+import { ITEM_WRITES } from './globals/item-writes';
+import { LOGS } from './globals/logs';
 import { NOTIFICATIONS } from './globals/notifications';
 import { SITE_SETTINGS } from './globals/site-settings';
+import { UTILITIES } from './globals/utilities';
 import { DATE_FIELDS } from './model-dates';
 
 /**
@@ -8,7 +12,9 @@ import { DATE_FIELDS } from './model-dates';
  * run in the prelude's scope, which adds members with `member(global, name, fn)`, makes host calls with
  * `call(name, ...args)`, and may define a global of its own with `define`.
  */
-const GLOBALS = [ITEM_READS, NOTIFICATIONS, SITE_SETTINGS].join('\n');
+const GLOBALS = [ITEM_READS, ITEM_WRITES, NOTIFICATIONS, HTTP_CLIENT, LOGS, UTILITIES, SITE_SETTINGS].join(
+  '\n',
+);
 
 /**
  * The script's globals, built inside the sandbox before any script runs (CONTRACT sections 8 and 13,

@@ -16,6 +16,7 @@ export const layers: readonly (readonly string[])[] = [
     'lib/schema.ts',
     'lib/bounds.ts',
     'lib/query-strings.ts',
+    'lib/case-insensitive.ts',
     'lib/config/',
     'lib/storage/',
     'lib/csv/',

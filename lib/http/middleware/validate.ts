@@ -1,6 +1,6 @@
 import type * as z from 'zod';
+import { canonicalize } from '../../case-insensitive';
 import { InvalidInputError } from '../../errors';
-import { canonicalize } from '../case-insensitive';
 import type { ApiMiddleware } from '../event';
 
 /** The most problems one answer lists: a hostile body may have thousands. */

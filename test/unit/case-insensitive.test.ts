@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { canonicalize } from '../../../lib/http/case-insensitive';
+import { canonicalize } from '../../lib/case-insensitive';
 
 const schema = z.object({
   SessionKey: z.string(),

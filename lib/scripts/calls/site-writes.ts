@@ -1,0 +1,58 @@
+import type { Principal } from '../../accounts/principal';
+import type { Site } from '../../sites/model';
+import { Permission, requirePermission } from '../../sites/permissions';
+import { requireContainer } from '../../sites/rules';
+import { siteCreateRequest, siteUpdateRequest } from '../../sites/schemas';
+import { createSite, deleteSite, updateSite } from '../../sites/sites';
+import type { ScriptCallContext } from '../host-calls';
+import type { FlatModel } from '../model';
+import { parsed, siteBodyOf } from './write-input';
+
+/**
+ * The site side of `items.Create`, `Update` and `Delete` (reference/pleasanter-script-objects.md 1: a
+ * create under a folder or the top level, an update or delete whose id is a site), through createsite,
+ * updatesite and deletesite with their checks. Held in a Before condition like the record writes
+ * (lib/scripts/calls/item-writes.ts), after the checks that can be made first.
+ */
+
+/** The new site's id; undefined when held, since createsite draws its id itself when it runs. */
+export async function createSiteBy(
+  context: ScriptCallContext,
+  writer: Principal,
+  parentId: number,
+  body: Record<string, unknown>,
+  model: FlatModel | undefined,
+): Promise<number | undefined> {
+  const input = parsed(siteCreateRequest, model ? siteBodyOf(model) : body);
+  if (!context.hold) return (await createSite(writer, parentId, input)).id;
+  await requireContainer(writer, parentId);
+  context.hold(() => createSite(writer, parentId, input).then(() => undefined));
+  return undefined;
+}
+
+export async function updateSiteBy(
+  context: ScriptCallContext,
+  writer: Principal,
+  site: Site,
+  body: Record<string, unknown>,
+  model: FlatModel | undefined,
+): Promise<true> {
+  const input = parsed(siteUpdateRequest, model ? siteBodyOf(model, site) : body);
+  if (!context.hold) await updateSite(writer, site.siteId, input);
+  else {
+    await requirePermission(writer, site, Permission.ManageSite);
+    context.hold(() => updateSite(writer, site.siteId, input).then(() => undefined));
+  }
+  return true;
+}
+
+/** The site, its subtree and their records. */
+export async function deleteSiteBy(context: ScriptCallContext, site: Site): Promise<true> {
+  const { principal } = context;
+  if (!context.hold) await deleteSite(principal, site.siteId);
+  else {
+    await requirePermission(principal, site, Permission.ManageSite);
+    context.hold(() => deleteSite(principal, site.siteId).then(() => undefined));
+  }
+  return true;
+}
