@@ -42,3 +42,18 @@ export function defaultGridColumns(referenceType: ReferenceType): readonly strin
 export function defaultEditorColumns(referenceType: ReferenceType): readonly string[] {
   return EDITOR[referenceType];
 }
+
+/** The names of the editor's columns, every tab of `EditorColumnHash` in order, else the built-in list. */
+export function editorColumnNames(
+  referenceType: ReferenceType,
+  siteSettings: Readonly<Record<string, unknown>>,
+): readonly string[] {
+  const hash = siteSettings.EditorColumnHash;
+  if (typeof hash === 'object' && hash !== null && !Array.isArray(hash)) {
+    const names = Object.values(hash).flatMap((tab) =>
+      Array.isArray(tab) ? tab.filter((name): name is string => typeof name === 'string') : [],
+    );
+    if (names.length > 0) return names;
+  }
+  return defaultEditorColumns(referenceType);
+}

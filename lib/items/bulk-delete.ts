@@ -12,6 +12,7 @@ import { compileViewFor } from './record-get';
 import { deleteChildren, linkedChildren } from './record-links';
 import { grantedRecords } from './record-permissions';
 import { deleteRecords, type TransactItem } from './record-repository';
+import { noScripts, type RecordScripts } from './record-scripts';
 import { selectAll } from './record-select';
 import { requireUnlocked } from './records';
 import { purgeFromBin } from './recycle-bin';
@@ -67,15 +68,21 @@ export async function bulkDeleteSelection(
  * selects, and among them those in `Selected`, or with `All: true` those not in it. A departure
  * (CONTRACT 5.1): without `Selected`, without `All: true` and without a View that filters, nothing says
  * which records to delete, and the request is refused rather than deleting the whole table.
+ *
+ * `scripts` run BeforeBulkDelete once before the records go (a refusal deletes nothing) and
+ * AfterBulkDelete once after; a bulk delete runs no record's BeforeDelete or AfterDelete (the reference's
+ * manual).
  */
 export async function bulkDelete(
   principal: Principal,
   siteId: number,
   input: BulkDeleteInput,
+  scripts: RecordScripts = noScripts,
 ): Promise<Outcome & { readonly count: number }> {
   const { site, records, names } = await bulkDeleteSelection(principal, siteId, input);
   const limits = await useApiCall(site);
   for (const record of records) await requireUnlocked(principal, record);
+  await scripts.beforeBulk('BeforeBulkDelete', site);
   const children = await linkedChildren(principal, site, records);
   const releases = new Map<number, TransactItem[]>();
   for (const record of records) releases.set(record.recordId, await deletionWrites(principal, site, record));
@@ -88,6 +95,7 @@ export async function bulkDelete(
   const purged = input.PhysicalDelete
     ? await purgeFromBin(site, (record) => deleted.has(record.recordId) || names(record))
     : 0;
+  await scripts.afterBulk('AfterBulkDelete', site);
   const message = input.PhysicalDelete
     ? messages.physicallyDeleted(purged)
     : messages.bulkDeleted(site.title, records.length);

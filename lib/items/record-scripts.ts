@@ -23,12 +23,18 @@ export interface RecordScripts {
   ): Promise<void>;
   /** WhenloadingRecord: the record as the answer shows it; what is stored is not touched. */
   loading(site: Site, record: ItemRecord): Promise<ItemRecord>;
+  /** BeforeBulkDelete: once before a bulk delete (model empty, no record's own conditions); throws to refuse. */
+  beforeBulk(condition: 'BeforeBulkDelete', site: Site): Promise<void>;
+  /** AfterBulkDelete: once after it; the delete stands whatever the scripts do. */
+  afterBulk(condition: 'AfterBulkDelete', site: Site): Promise<void>;
 }
 
 export const noScripts: RecordScripts = {
   before: async (_condition, _site, record) => record,
   after: async () => undefined,
   loading: async (_site, record) => record,
+  beforeBulk: async () => undefined,
+  afterBulk: async () => undefined,
 };
 
 /** Runs WhenloadingRecord on a page, one record after another, each with its own site's scripts. */

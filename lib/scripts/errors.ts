@@ -8,6 +8,16 @@ export class ServerScriptRefusal extends ApiError {
   }
 }
 
+/**
+ * `model.ReadOnly = true` in a Before condition: the record is read-only for the request, so its save (or
+ * delete) is refused, as the reference's validators refuse a read-only record.
+ */
+export class ServerScriptReadOnly extends ApiError {
+  constructor(recordId: number, script: string) {
+    super(403, messages.hasNotPermission, `server script ${script} made record ${recordId} read-only`);
+  }
+}
+
 /** A script wrote a model field that does not exist, cannot be written, or with a value of the wrong type. */
 export class ServerScriptModelError extends ApiError {
   constructor(field: string, problem: string, script: string) {

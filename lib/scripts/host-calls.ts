@@ -1,11 +1,13 @@
 import type { Principal } from '../accounts/principal';
 import type { RecordScripts } from '../items/record-scripts';
 import type { Site } from '../sites/model';
+import { contextCalls } from './calls/context';
 import { httpClientCalls } from './calls/http-client';
 import { itemReadCalls } from './calls/item-reads';
 import { itemWriteCalls } from './calls/item-writes';
 import { logCalls } from './calls/logs';
 import { peopleCalls } from './calls/people';
+import { siteSettingsCalls } from './calls/site-settings';
 import { utilityCalls } from './calls/utilities';
 import type { HostCall } from './job';
 
@@ -37,9 +39,10 @@ export interface ScriptCallContext {
   /**
    * The scripts a nested write runs: the target site's own, at depth + 1, sharing this run's UserData;
    * none from depth 10 (the write happens without them). `writer`: the user the write is made as, when
-   * not the script's (an ApiKey in the call's JSON): the target's scripts see that user.
+   * not the script's (an ApiKey in the call's JSON): the target's scripts see that user. `body`: the JSON
+   * the script passed, which the nested run's `context.ApiRequestBody` shows.
    */
-  nested(action: string, id: number, writer?: Principal): RecordScripts;
+  nested(action: string, id: number, options?: { writer?: Principal; body?: string }): RecordScripts;
   /** The structured log's fields naming the script that runs (site, condition, script). */
   readonly where: Readonly<Record<string, unknown>>;
 }
@@ -56,6 +59,8 @@ export function hostCalls(context: ScriptCallContext): (call: HostCall) => Promi
     ...utilityCalls(context),
     ...itemWriteCalls(context),
     ...peopleCalls(context),
+    ...siteSettingsCalls(context),
+    ...contextCalls(context),
   };
   return (call) => {
     const answer = Object.hasOwn(table, call.name) ? table[call.name] : undefined;

@@ -4,14 +4,25 @@ import { ITEM_WRITES } from './globals/item-writes';
 import { LOGS } from './globals/logs';
 import { NOTIFICATIONS } from './globals/notifications';
 import { PEOPLE } from './globals/people';
+import { SITE_SETTINGS } from './globals/site-settings';
 import { UTILITIES } from './globals/utilities';
+import { DATE_FIELDS } from './model-dates';
 
 /**
  * The parts of the prelude that build the other globals, one file each under lib/scripts/globals/: code
  * run in the prelude's scope, which adds members with `member(global, name, fn)`, makes host calls with
  * `call(name, ...args)`, and may define a global of its own with `define`.
  */
-const GLOBALS = [ITEM_READS, ITEM_WRITES, NOTIFICATIONS, PEOPLE, HTTP_CLIENT, LOGS, UTILITIES].join('\n');
+const GLOBALS = [
+  ITEM_READS,
+  ITEM_WRITES,
+  NOTIFICATIONS,
+  PEOPLE,
+  HTTP_CLIENT,
+  LOGS,
+  UTILITIES,
+  SITE_SETTINGS,
+].join('\n');
 
 /**
  * The script's globals, built inside the sandbox before any script runs (CONTRACT sections 8 and 13,
@@ -28,8 +39,14 @@ export const PRELUDE = `(function (host, data) {
   const parse = JSON.parse, stringify = JSON.stringify, freeze = Object.freeze, keys = Object.keys;
   const defineProperty = Object.defineProperty, isArray = Array.isArray;
   const state = parse(data);
-  // A BigInt has no JSON; marked, it reaches the host's type check instead of failing the read.
-  const replacer = (key, value) => (typeof value === 'bigint' ? { BigInt: String(value) } : value);
+  // A BigInt has no JSON, NaN's and an invalid Date's is null (which empties a column); marked, each
+  // reaches the host's type check instead.
+  const replacer = function (key, value) {
+    if (typeof value === 'bigint') return { BigInt: String(value) };
+    if (typeof value === 'number' && !Number.isFinite(value)) return { NotFinite: String(value) };
+    const raw = this[key];
+    return raw instanceof Date && raw.getTime() !== raw.getTime() ? { InvalidDate: true } : value;
+  };
   const logs = [], responses = [], caught = [], sends = [];
   let error;
   const deepFreeze = (value) => {
@@ -63,18 +80,47 @@ export const PRELUDE = `(function (host, data) {
   const AddResponse = (Method, Target, Value, Options) => {
     responses.push({ Method: text(Method), Target, Value, Options });
   };
-  const context = freeze({
+  // The screen's form: an API call has none (reference 3), so every value is empty.
+  const Forms = freeze({ Data: () => '', Bool: () => false, Int: () => 0, Long: () => 0, Exists: () => false });
+  // A host list as the reference's scripts use one: a real array, with .NET's Length and Count besides.
+  const hostList = (list) => {
+    const made = isArray(list) ? [...list] : [];
+    defineProperty(made, 'Length', { get: () => made.length });
+    defineProperty(made, 'Count', { get: () => made.length });
+    return freeze(made);
+  };
+  const contextFields = {
     ...state.context,
+    ServerScript: freeze({ ...state.context.ServerScript }),
     QueryStrings,
+    Forms,
     UserData: state.userData,
     Log: (message) => { logs.push(text(message)); },
     Error: (message) => { error = text(message); },
+    // The screen's messages, redirect and responses: an API answer keeps its shape (CONTRACT 8).
+    AddMessage: () => undefined,
+    Redirect: () => undefined,
     AddResponse,
     ResponseSet: (Target, Value, Options) => AddResponse('Set', Target, Value, Options),
-  });
-  define('model', state.model);
-  define('saved', deepFreeze(state.saved));
-  define('siteSettings', deepFreeze(state.siteSettings));
+  };
+  // Read from storage when a script first asks (lib/scripts/calls/context.ts), then kept for the run.
+  const asked = (name, make) => {
+    let value, known = false;
+    const get = () => (known ? value : ((known = true), (value = make())));
+    defineProperty(contextFields, name, { get, enumerable: true });
+  };
+  asked('TenantTitle', () => text(call('context.TenantTitle')));
+  asked('Groups', () => hostList(call('context.Groups')));
+  const context = freeze(contextFields);
+  // The reference's scripts get .NET DateTimes as UTC Dates (lib/scripts/script-model.ts DATE_FIELDS).
+  const DATE_FIELDS = ${DATE_FIELDS};
+  const withDates = (fields) => {
+    for (const key of keys(fields ?? {}))
+      if (DATE_FIELDS.test(key) && typeof fields[key] === 'string') fields[key] = new Date(fields[key]);
+    return fields;
+  };
+  define('model', withDates(state.model));
+  define('saved', deepFreeze(withDates(state.saved)));
   define('context', context);
 ${GLOBALS}
   for (const name of keys(members)) define(name, freeze(members[name]));

@@ -1,12 +1,12 @@
 import { callerZone } from '../accounts/caller-zone';
-import type { ItemRecord } from '../items/model';
+import { type ItemRecord, itemTitleOf } from '../items/model';
 import { noScripts, type RecordScripts } from '../items/record-scripts';
 import { logger } from '../log';
 import { queueScriptSends, scriptRunId } from '../notifications/script-notices';
 import type { Site } from '../sites/model';
 import type { Condition } from '../sites/site-scripts';
-import { ServerScriptFailure, ServerScriptRefusal } from './errors';
-import { applyModel, toModel } from './model';
+import { ServerScriptFailure, ServerScriptReadOnly, ServerScriptRefusal } from './errors';
+import { applyModel } from './model';
 import {
   MAX_SCRIPT_DEPTH,
   RequestScripts,
@@ -14,6 +14,7 @@ import {
   type ScriptRequest,
   type ScriptSend,
 } from './runner';
+import { scriptModel } from './script-model';
 
 /**
  * The server scripts of one request around the record APIs (CONTRACT section 8). Before conditions may
@@ -55,7 +56,8 @@ export function recordScripts(request: ScriptRequest): RecordScripts {
     }
   };
 
-  const queue = async (site: Site, recordId: number, sends: readonly ScriptSend[]) => {
+  /** `recordId` undefined: a bulk condition's sends, which belong to the site. */
+  const queue = async (site: Site, recordId: number | undefined, sends: readonly ScriptSend[]) => {
     if (sends.length === 0) return;
     const origin = { tenantId: principal.tenantId, siteId: site.siteId, recordId, userName: principal.name };
     // The save stands whatever happens here: a send that cannot be queued is logged, never the request's failure.
@@ -72,12 +74,20 @@ export function recordScripts(request: ScriptRequest): RecordScripts {
     saved?: ItemRecord,
     holding?: typeof hold,
   ) => {
-    const model = toModel(site, record, zone);
-    const outcome = await scripts.run(condition, site, model, saved && toModel(site, saved, zone), holding);
-    if (!outcome) return { record, sends: [] };
+    const model = scriptModel(site, record, zone);
+    const shown = saved && scriptModel(site, saved, zone);
+    const shownRecord = saved ?? (condition === 'BeforeCreate' ? undefined : record);
+    const title = shownRecord ? itemTitleOf(shownRecord) : '';
+    const outcome = await scripts.run(condition, site, model, shown, holding, title);
+    if (!outcome) return { record, sends: [], readOnly: false };
     const done = finished(outcome);
     if (done.error !== undefined) throw new ServerScriptRefusal(done.error, done.script);
-    return { record: applyModel(record, model, done.model, done.script, zone), sends: done.sends };
+    const applied = applyModel(site, record, model, done.model, done.script, principal, zone);
+    if (applied.dropped.length > 0) {
+      const where = { siteId: site.siteId, condition, script: done.script, fields: applied.dropped };
+      logger.info('server script wrote fields a script cannot change; dropped', where);
+    }
+    return { record: applied.record, sends: done.sends, readOnly: applied.readOnly, script: done.script };
   };
 
   return {
@@ -87,6 +97,8 @@ export function recordScripts(request: ScriptRequest): RecordScripts {
       held = [];
       heldWrites = [];
       const after = await changed(condition, site, record, saved, hold);
+      // model.ReadOnly: the record is read-only for the rest of the request, so the save it precedes is refused.
+      if (after.readOnly) throw new ServerScriptReadOnly(record.recordId, after.script ?? '');
       held.push(...after.sends);
       // A record on its way out keeps what it was; only a refusal or a failure counts.
       return condition === 'BeforeDelete' ? record : after.record;
@@ -99,10 +111,30 @@ export function recordScripts(request: ScriptRequest): RecordScripts {
       const outcome = await scripts.run(
         condition,
         site,
-        toModel(site, record, zone),
-        saved && toModel(site, saved, zone),
+        scriptModel(site, record, zone),
+        saved && scriptModel(site, saved, zone),
+        undefined,
+        itemTitleOf(condition === 'AfterDelete' ? (saved ?? record) : record),
       );
       if (outcome?.kind === 'done') await queue(site, record.recordId, outcome.sends);
+    },
+    beforeBulk: async (condition, site) => {
+      held = [];
+      heldWrites = [];
+      const outcome = await scripts.run(condition, site, {}, undefined, hold);
+      if (!outcome) return;
+      const done = finished(outcome);
+      // A departure: the reference does not look at context.Error here, so its bulk delete goes on.
+      if (done.error !== undefined) throw new ServerScriptRefusal(done.error, done.script);
+      held.push(...done.sends);
+    },
+    afterBulk: async (condition, site) => {
+      const before = held;
+      held = [];
+      await release(site, 0);
+      await queue(site, undefined, before);
+      const outcome = await scripts.run(condition, site, {});
+      if (outcome?.kind === 'done') await queue(site, undefined, outcome.sends);
     },
     loading: async (site, record) => {
       const loaded = await changed('WhenloadingRecord', site, record);

@@ -8,20 +8,23 @@ import { type Condition, type ServerScript, scriptsOf } from '../sites/site-scri
 import { hostCalls, type ScriptCallContext } from './host-calls';
 import type { FlatModel } from './model';
 import { nameOf, wrap } from './script-code';
+import { contextOf, requestBody, type ScriptEvent } from './script-context';
 import { runInWorker } from './worker-pool';
 
 /** The request the scripts run for: what `context` shows of it. */
 export interface ScriptRequest {
   readonly principal: Principal;
-  /** The parts of API Gateway's event the scripts see. */
-  readonly event: {
-    readonly rawQueryString?: string;
-    readonly requestContext: { readonly http: { readonly method: string } };
-  };
+  /** The parts of API Gateway's event the scripts see (`context`'s URL, headers and body). */
+  readonly event: ScriptEvent;
   readonly action: string;
   readonly apiVersion?: number | string;
   /** The `{id}` of the path. */
   readonly id: number;
+  /**
+   * `context.ApiRequestBody`: the JSON of a nested write (what the script passed to `items.*`); absent for
+   * a caller's request, whose event's body it is (without its ApiKey, lib/scripts/script-context.ts).
+   */
+  readonly body?: string;
   /**
    * For a nested write's scripts (an `items.*` call of a script): its depth (0, the default, for a
    * caller's request), the UserData every run of the request shares, and the deadline of the run that
@@ -86,7 +89,8 @@ export class RequestScripts {
 
   /**
    * Runs the site's scripts of `condition`; undefined when none runs. `hold` keeps a Before condition's
-   * `items` writes until its save is applied (lib/scripts/host-calls.ts).
+   * `items` writes until its save is applied (lib/scripts/host-calls.ts); `recordTitle` is
+   * `context.RecordTitle` (the record's title, '' for one not yet created and for a bulk condition).
    */
   async run(
     condition: Condition,
@@ -94,6 +98,7 @@ export class RequestScripts {
     model: FlatModel,
     saved?: FlatModel,
     hold?: ScriptCallContext['hold'],
+    recordTitle = '',
   ): Promise<RunOutcome | undefined> {
     if (!settings().Script.ServerScript) return undefined;
     const enabled = scriptsOf(site.siteSettings).filter((script) => !script.Disabled);
@@ -103,7 +108,7 @@ export class RequestScripts {
       .filter((script) => script.Shared)
       .map((script) => script.Body ?? '')
       .join('\n');
-    const context = this.context(site, condition);
+    const context = this.context(site, condition, recordTitle);
     const job = {
       state: JSON.stringify({
         model,
@@ -136,12 +141,13 @@ export class RequestScripts {
         return deadlineFrom(Date.now());
       },
       hold,
-      nested: (action, id, writer) =>
+      nested: (action, id, { writer, body } = {}) =>
         this.nested({
           ...this.request,
           principal: writer ?? this.request.principal,
           action,
           id,
+          body: body ?? '',
           nesting: { depth: this.depth + 1, shared: this.shared, deadline: deadlineFrom(Date.now()) },
         }),
       where: {
@@ -172,21 +178,10 @@ export class RequestScripts {
     };
   }
 
-  private context(site: Site, condition: Condition): Record<string, unknown> {
-    const { principal, event, action, apiVersion, id } = this.request;
-    const rawQuery = event.rawQueryString ?? '';
+  private context(site: Site, condition: Condition, recordTitle: string): Record<string, unknown> {
+    const { body, ...request } = this.request;
     return {
-      Query: rawQuery ? `?${rawQuery}` : '',
-      UserId: principal.userId,
-      LoginId: principal.loginId,
-      DeptId: principal.deptId ?? 0,
-      TenantId: principal.tenantId,
-      SiteId: site.siteId,
-      Id: id,
-      HttpMethod: event.requestContext.http.method,
-      Controller: 'items',
-      Action: action,
-      ApiVersion: apiVersion === undefined ? 1.0 : Number(apiVersion),
+      ...contextOf({ ...request, body: body ?? requestBody(request.event) }, site, recordTitle),
       Condition: condition,
       ServerScript: { ScriptDepth: this.depth, OnTesting: false },
     };

@@ -21,6 +21,8 @@ export const conditions = [
   'AfterUpdate',
   'BeforeDelete',
   'AfterDelete',
+  'BeforeBulkDelete',
+  'AfterBulkDelete',
 ] as const;
 export type Condition = (typeof conditions)[number];
 
@@ -33,8 +35,6 @@ const screenConditions = [
   'WhenViewProcessing',
   'BeforeFormula',
   'AfterFormula',
-  'BeforeBulkDelete',
-  'AfterBulkDelete',
   'BeforeOpeningPage',
   'BeforeOpeningRow',
   'Background',

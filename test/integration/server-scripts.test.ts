@@ -207,12 +207,12 @@ describe('server scripts on records', () => {
 
     it.each([
       ['a field that is no column', 'model.Colour = "red";', 'model.Colour: no such column'],
-      ['a read-only field', 'model.Ver = 99;', 'model.Ver: is read-only'],
+      ['a read-only field', 'model.AttachmentsA = "[]";', 'model.AttachmentsA: is read-only'],
       ['a number as text', 'model.NumA = "12";', 'model.NumA: wrong type (string)'],
       ['an object as text', 'model.ClassA = { a: 1 };', 'model.ClassA: wrong type (object)'],
       ['text as a check', 'model.CheckA = "true";', 'model.CheckA: wrong type (string)'],
       ['a bad date', 'model.DateA = "tomorrow";', 'model.DateA: wrong type (string)'],
-      ['NaN', 'model.NumA = 0 / 0;', 'model.NumA: wrong type (null)'],
+      ['NaN', 'model.NumA = 0 / 0;', 'model.NumA: wrong type (NaN)'],
       ['a BigInt', 'model.NumA = 1n;', 'model.NumA: wrong type (bigint)'],
       ['a removed field', 'delete model.Title;', 'model.Title: cannot be removed'],
     ])('refuses %s with 400 naming it, saving nothing', async (_, body, message) => {

@@ -24,6 +24,7 @@ import { nextItemId } from '../../sites/store';
 import { siteView } from '../../sites/views';
 import type { HostCallTable, ScriptCallContext } from '../host-calls';
 import { toModel } from '../model';
+import { withoutApiKey } from '../script-context';
 import { createSiteBy, deleteSiteBy, updateSiteBy } from './site-writes';
 import { apiModelOf, blankModel, jsonOf, parsed, recordBodyOf, writerOf } from './write-input';
 
@@ -103,7 +104,7 @@ async function create(context: ScriptCallContext, siteId: number, argument: unkn
   requireRecordHolder(site);
   await requireCreator(writer, site);
   const input = parsed(recordWriteRequest, model ? recordBodyOf(model, site) : body);
-  const scripts = context.nested('create', siteId, writer);
+  const scripts = context.nested('create', siteId, { writer });
   if (!context.hold) {
     const { id } = await createRecord(writer, siteId, input, scripts);
     return { Model: model && (await savedModel(writer, id)) };
@@ -134,7 +135,7 @@ async function update(context: ScriptCallContext, id: number, argument: unknown)
   const { record } = item;
   const site = await siteInTenant(writer, record.siteId);
   const input = parsed(recordWriteRequest, model ? recordBodyOf(model, site) : body);
-  const scripts = context.nested('update', id, writer);
+  const scripts = context.nested('update', id, { writer });
   if (!context.hold) await updateRecord(writer, id, input, scripts);
   else {
     await requireOnRecord(writer, site, record, Permission.Update);
@@ -150,7 +151,7 @@ async function upsertOf(context: ScriptCallContext, siteId: number, argument: un
   const body = jsonOf(argument);
   const writer = await writerOf(context, body);
   const input = parsed(upsertRequest, body);
-  const scripts = context.nested('upsert', siteId, writer);
+  const scripts = context.nested('upsert', siteId, { writer });
   if (!context.hold) await upsert(writer, siteId, input, scripts);
   else {
     const site = await siteInTenant(writer, siteId);
@@ -190,8 +191,10 @@ async function bulkDeleteOf(context: ScriptCallContext, siteId: number, argument
   const writer = await writerOf(context, body);
   const parsedInput = parsed(bulkDeleteRequest, body);
   const input = { ...parsedInput, Selected: parsedInput.Selected ?? undefined };
-  if (!context.hold) return (await bulkDelete(writer, siteId, input)).count;
+  // The target's BeforeBulkDelete and AfterBulkDelete, which read the JSON as context.ApiRequestBody.
+  const scripts = context.nested('bulkdelete', siteId, { body: withoutApiKey(JSON.stringify(body)) });
+  if (!context.hold) return (await bulkDelete(writer, siteId, input, scripts)).count;
   const { records } = await bulkDeleteSelection(writer, siteId, input);
-  context.hold(() => bulkDelete(writer, siteId, input).then(() => undefined));
+  context.hold(() => bulkDelete(writer, siteId, input, scripts).then(() => undefined));
   return records.length;
 }
