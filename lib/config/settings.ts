@@ -49,6 +49,8 @@ const groups = {
   Script: z.strictObject({
     ServerScript: z.boolean().default(true),
     ServerScriptTimeOut: z.number().int().positive().default(10000),
+    /** Tenants' background (scheduled) scripts run; absent: off, as the reference's default false. */
+    BackgroundServerScript: z.boolean().optional(),
   }),
   Search: z.strictObject({ CreateIndexes: z.boolean().default(true) }),
   Notification: z.strictObject({
