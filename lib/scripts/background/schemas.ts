@@ -26,11 +26,9 @@ const scriptError = z.object({
 export const getResponse = z.object({
   StatusCode: z.literal(200),
   Response: z.object({
-    Enabled: z
-      .boolean()
-      .meta({
-        description: 'Script.ServerScript and Script.BackgroundServerScript: whether they run at all',
-      }),
+    Enabled: z.boolean().meta({
+      description: 'Script.ServerScript and Script.BackgroundServerScript: whether they run at all',
+    }),
     BackgroundServerScripts: z.object({ TenantId: z.number().int(), Scripts: z.array(z.unknown()) }),
     Runs: z.array(
       z.object({
