@@ -22,11 +22,6 @@ export interface ApiFunctionProps extends Omit<lambda.FunctionProps, 'code' | 'h
   readonly entry: string;
   /** Files copied into the bundle (the deploy's settings file): name in the bundle → source path. */
   readonly extraFiles?: Readonly<Record<string, string>>;
-  /**
-   * Where the function's role (with its policy) and log group are made: the function's own scope by
-   * default, or a nested stack that holds them for many functions (infra/kiroku-stack.ts).
-   */
-  readonly grantsScope?: Construct;
 }
 
 /**
@@ -38,13 +33,13 @@ export interface ApiFunctionProps extends Omit<lambda.FunctionProps, 'code' | 'h
  */
 export class ApiFunction extends lambda.Function {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
-    const { entry, extraFiles = {}, environment, grantsScope = scope, ...rest } = props;
-    const logGroup = new logs.LogGroup(grantsScope, `${id}Logs`, {
+    const { entry, extraFiles = {}, environment, ...rest } = props;
+    const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
       retention: logs.RetentionDays.ONE_MONTH,
       // Logs go with the stack; the data (tables, bucket, secret) is what the stack retains.
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    const role = new iam.Role(grantsScope, `${id}Role`, {
+    const role = new iam.Role(scope, `${id}Role`, {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
     });
     logGroup.grant(role, 'logs:CreateLogStream', 'logs:PutLogEvents');

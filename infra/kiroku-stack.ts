@@ -10,11 +10,11 @@ import {
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as schedulerTargets from 'aws-cdk-lib/aws-scheduler-targets';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as triggers from 'aws-cdk-lib/triggers';
@@ -26,11 +26,12 @@ import { streamSubscriptions } from '../lib/streams';
 import { ApiFunction, type ApiFunctionProps } from './api-function';
 import { configureStage } from './api-stage';
 import { type Access, type Binding, bind, bucketBinding, tableBinding } from './bindings';
-import { acknowledge } from './checks';
+import { acknowledge, arnInFinding } from './checks';
 import { type DeploySettingsInput, deploySettings } from './deploy-settings';
 import { fileBucket } from './file-bucket';
+import { FUNCTION_GROUPS, groupOf } from './function-groups';
 import { MailSender } from './mail';
-import { Monitoring } from './monitoring';
+import { FunctionAlarms, Monitoring } from './monitoring';
 import { defaultOperations, type Operations } from './operations';
 import { addStreamSource, failedBatchQueue } from './stream-sources';
 
@@ -59,14 +60,18 @@ const tableKeys = Object.keys(tables) as TableKey[];
 /**
  * Kiroku in one stack: one function and one HTTP API route per entry of the route table (and the
  * `$default` route's fallback, which runs a route spelt in another case by its function), the DynamoDB
- * tables of the table-definition module, the binary bucket, the stream handlers, and the trigger that
- * creates the first administrator. Every grant comes from the route table; nothing is granted by hand.
+ * tables of the table-definition module, the binary bucket, the stream handlers, the schedules, and the
+ * trigger that creates the first administrator. Every grant comes from the route table; nothing is
+ * granted by hand.
  *
- * CloudFormation takes 500 resources a stack, and each function brings a role, its policy and a log group
- * besides itself, its integration, permission and route. Those three live in a nested stack,
- * `FunctionGrants` (still one role and one log group a function, so no function can use another's
- * grants), which leaves the main stack about four resources a route (see docs/operations.md). The
- * fallback's role stays here: it names the route functions, which read their roles from the nested stack.
+ * CloudFormation takes 500 resources, 200 outputs and 200 parameters a stack. Each function brings its
+ * role, policy and log group, and its alarms' share: those live with the function in one of
+ * FUNCTION_GROUPS nested stacks (`Functions1`…), chosen by a hash of the handler's name, so that a new
+ * route never moves another's function to another stack (a named function cannot move: its name would be
+ * taken while CloudFormation creates it anew). The main stack keeps the tables, the bucket, the API with
+ * each route's integration, permission and route (three resources a route), the fallback and the
+ * bootstrap trigger (see docs/operations.md). A nested stack reads the main stack's resources through its
+ * parameters, and gives the main stack one output a route function (its ARN).
  */
 export class KirokuStack extends Stack {
   readonly api: apigwv2.HttpApi;
@@ -76,8 +81,8 @@ export class KirokuStack extends Stack {
   readonly failedBatches: sqs.Queue;
   /** Every function of the stack, by its handler name (`functions/<name>.ts`). */
   readonly functions = new Map<string, ApiFunction>();
-  /** The roles, policies and log groups of every function but the fallback. */
-  readonly grants: NestedStack;
+  /** The nested stacks that hold the functions but the fallback and the trigger, each with its grants. */
+  readonly groups: NestedStack[] = [];
   /** The SES identity mail goes out as, when the deploy names one (context `sesIdentity`). */
   readonly mail: MailSender | undefined;
   private readonly bindings: Readonly<Record<ResourceKey, Binding>>;
@@ -87,13 +92,9 @@ export class KirokuStack extends Stack {
     super(scope, id, props);
     const settings = deploySettings(props.settings ?? {});
     const operations = props.operations ?? defaultOperations;
-    this.grants = new NestedStack(this, 'FunctionGrants', {
-      description: "Kiroku: each function's role, policy and log group",
-    });
     this.functionDefaults = {
       environment: { ...settings.environment },
       extraFiles: settings.extraFiles,
-      grantsScope: this.grants,
     };
 
     this.mail = operations.mail && new MailSender(this, 'MailIdentity', operations.mail);
@@ -109,16 +110,13 @@ export class KirokuStack extends Stack {
     const api = { reservedConcurrentExecutions: operations.reservedConcurrency };
     const routeTable = props.routes ?? (routes as readonly Route[]);
     const prefix = routeFunctionPrefix(this.stackName, routeTable);
+    // Its policy names the route functions, which live in the nested stacks: there, it would make the
+    // stacks depend on each other.
     const fallback = this.createFunction(
       fallbackHandler,
       {},
-      {
-        ...api,
-        environment: { KIROKU_FUNCTION_PREFIX: prefix },
-        // Its policy names the route functions, which depend on the nested stack: a role there would
-        // make the two stacks depend on each other.
-        grantsScope: this,
-      },
+      { ...api, environment: { KIROKU_FUNCTION_PREFIX: prefix } },
+      this,
     );
     this.api = new apigwv2.HttpApi(this, 'Api', {
       apiName: this.stackName,
@@ -174,10 +172,20 @@ export class KirokuStack extends Stack {
     }
     for (const schedule of schedules) this.schedule(schedule);
     const adminSecret = this.bootstrapAdministrator();
+    // Each stack watches its own functions: an alarm in another stack would cost an output a function.
+    for (const home of [this, ...this.groups]) {
+      const functions = new Map([...this.functions].filter(([, fn]) => Stack.of(fn) === home));
+      // Ids that differ between stacks, so that no two alarms share a logical id anywhere.
+      new FunctionAlarms(home, home === this ? 'FunctionAlarms' : `${home.node.id}Alarms`, {
+        functions,
+        streamHandlers: streamSubscriptions
+          .map((subscription) => subscription.handler)
+          .filter((handler) => functions.has(handler)),
+        alarmTopicArn: operations.alarmTopicArn,
+      });
+    }
     new Monitoring(this, 'Alarms', {
       api: this.api,
-      functions: this.functions,
-      streamHandlers: streamSubscriptions.map((subscription) => subscription.handler),
       failedBatches: this.failedBatches,
       alarmTopicArn: operations.alarmTopicArn,
     });
@@ -216,9 +224,17 @@ export class KirokuStack extends Stack {
     return table;
   }
 
-  /** A function for `functions/<handler>.ts`, bound to exactly the resources `needs` lists. */
-  private createFunction(handler: string, needs: Needs, props: Partial<ApiFunctionProps> = {}): ApiFunction {
-    const fn = new ApiFunction(this, `${pascalCase(handler)}Function`, {
+  /**
+   * A function for `functions/<handler>.ts`, bound to exactly the resources `needs` lists, with its role,
+   * policy and log group: in its group's nested stack, or in `home`.
+   */
+  private createFunction(
+    handler: string,
+    needs: Needs,
+    props: Partial<ApiFunctionProps> = {},
+    home?: Construct,
+  ): ApiFunction {
+    const fn = new ApiFunction(home ?? this.groupOf(handler), `${pascalCase(handler)}Function`, {
       ...this.functionDefaults,
       ...props,
       environment: { ...this.functionDefaults.environment, ...props.environment },
@@ -228,6 +244,19 @@ export class KirokuStack extends Stack {
     if (needs.mail) this.mail?.allowSending(fn);
     this.functions.set(handler, fn);
     return fn;
+  }
+
+  /** The nested stack of a handler's function (infra/function-groups.ts), made when first needed. */
+  private groupOf(handler: string): NestedStack {
+    const index = groupOf(handler);
+    const id = `Functions${index + 1}`;
+    const found = this.node.tryFindChild(id) as NestedStack | undefined;
+    if (found) return found;
+    const group = new NestedStack(this, id, {
+      description: `Kiroku: functions, group ${index + 1} of ${FUNCTION_GROUPS}, with their grants and alarms`,
+    });
+    this.groups.push(group);
+    return group;
   }
 
   /**
@@ -243,25 +272,38 @@ export class KirokuStack extends Stack {
   }
 
   /**
-   * A function of lib/schedules.ts and the EventBridge rule that runs it: not retried by EventBridge (the
-   * next run comes within minutes and each run takes up what the last left). Runs that overlap (a slow
-   * one) must be harmless: the handler's writes are conditional.
+   * A function of lib/schedules.ts and the EventBridge Scheduler schedule that runs it: not retried by
+   * the scheduler (the next run comes within minutes and each run takes up what the last left). Runs that
+   * overlap (a slow one) must be harmless: the handler's writes are conditional.
    */
   private schedule(schedule: (typeof schedules)[number]): void {
     const fn = this.createFunction(schedule.handler, schedule, {
       ...(schedule.timeoutSeconds && { timeout: Duration.seconds(schedule.timeoutSeconds) }),
       ...(schedule.memoryMb && { memorySize: schedule.memoryMb }),
     });
-    const rule = new events.Rule(this, `${pascalCase(schedule.handler)}Schedule`, {
-      description: `Kiroku: functions/${schedule.handler}.ts every ${schedule.everyMinutes} minute(s)`,
-      schedule: events.Schedule.rate(Duration.minutes(schedule.everyMinutes)),
-      targets: [new targets.LambdaFunction(fn, { retryAttempts: 0, maxEventAge: Duration.minutes(2) })],
+    // Beside its function, so that the schedule's target and role are no reference across stacks.
+    const home = Stack.of(fn);
+    const name = pascalCase(schedule.handler);
+    const role = new iam.Role(home, `${name}ScheduleRole`, {
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': home.account } },
+      }),
     });
     acknowledge(
-      rule,
-      'Serverless-EventBusDLQ',
-      'a run that is not delivered has nothing to replay: the next run, minutes later, does its work',
+      role,
+      `AwsSolutions-IAM5[Resource::${arnInFinding(fn)}:*]`,
+      "grantInvoke's own pattern: this one function, its versions and aliases",
     );
+    const target = new schedulerTargets.LambdaInvoke(fn, {
+      role,
+      retryAttempts: 0,
+      maxEventAge: Duration.minutes(2),
+    });
+    new scheduler.Schedule(home, `${name}Schedule`, {
+      description: `Kiroku: functions/${schedule.handler}.ts every ${schedule.everyMinutes} minute(s)`,
+      schedule: scheduler.ScheduleExpression.rate(Duration.minutes(schedule.everyMinutes)),
+      target,
+    });
   }
 
   /**
@@ -289,6 +331,7 @@ export class KirokuStack extends Stack {
       'bootstrap-trigger',
       { tables: { accounts: 'write' } },
       { environment: { KIROKU_ADMIN_SECRET_ARN: secret.secretArn }, timeout: Duration.minutes(1) },
+      this,
     );
     // The only grant on the secret: no other function can read the administrator's credentials.
     secret.grantRead(fn);
@@ -323,7 +366,8 @@ export function routeFunctionPrefix(
   stackName: string,
   routeTable: readonly Route[] = routes as readonly Route[],
 ): string {
-  const prefix = `${stackName}-`;
+  // `-r-`: the route functions moved into nested stacks under new names (a named function cannot move).
+  const prefix = `${stackName}-r-`;
   const longest = Math.max(...routeTable.map((route) => route.handler.length));
   if (prefix.length + longest > 64) {
     throw new Error(

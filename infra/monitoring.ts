@@ -9,10 +9,16 @@ import { Construct } from 'constructs';
 
 export interface MonitoringProps {
   readonly api: apigwv2.HttpApi;
-  /** Every function, by handler name; the stream handlers among them. */
-  readonly functions: ReadonlyMap<string, lambda.Function>;
-  readonly streamHandlers: readonly string[];
   readonly failedBatches: sqs.IQueue;
+  /** Notified of every alarm and of its recovery, when given. */
+  readonly alarmTopicArn?: string | undefined;
+}
+
+export interface FunctionAlarmsProps {
+  /** The functions of one stack, by handler name. */
+  readonly functions: ReadonlyMap<string, lambda.Function>;
+  /** The stream handlers among them. */
+  readonly streamHandlers: readonly string[];
   /** Notified of every alarm and of its recovery, when given. */
   readonly alarmTopicArn?: string | undefined;
 }
@@ -25,37 +31,52 @@ export const ALARM_GROUP_SIZE = 10;
 /** A stream handler this far behind is failing or too slow: records expire after 24 h (6 h of retries). */
 export const ITERATOR_AGE_MS = 15 * 60_000;
 
+const fiveMinutes = { period: Duration.minutes(5), statistic: 'Sum' };
+
 /**
- * CloudWatch alarms for what needs a person: function errors and throttles, the API's 5xx rate, stream
- * handlers falling behind, and failed stream batches waiting in their queue (infra/stream-sources.ts).
+ * CloudWatch alarms for what needs a person, for the API as a whole: its 5xx rate, and failed stream
+ * batches waiting in their queue (infra/stream-sources.ts). The functions' own are FunctionAlarms.
  */
 export class Monitoring extends Construct {
   readonly alarms: cloudwatch.Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
-    const topic = props.alarmTopicArn
-      ? sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn)
-      : undefined;
-    const alarm = (name: string, metric: cloudwatch.IMetric, threshold: number, description: string) => {
-      const created = new cloudwatch.Alarm(this, name, {
-        metric,
-        threshold,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        alarmDescription: description,
-      });
-      if (topic) {
-        created.addAlarmAction(new SnsAction(topic));
-        created.addOkAction(new SnsAction(topic));
-      }
-      this.alarms.push(created);
-    };
-    const fiveMinutes = { period: Duration.minutes(5), statistic: 'Sum' };
+    const alarm = alarmMaker(this, props.alarmTopicArn, this.alarms);
+    const rate = new cloudwatch.MathExpression({
+      expression: `IF(requests >= ${API_5XX_MIN_REQUESTS}, 100 * errors / requests, 0)`,
+      usingMetrics: {
+        errors: props.api.metricServerError(fiveMinutes),
+        requests: props.api.metricCount(fiveMinutes),
+      },
+      period: Duration.minutes(5),
+      label: 'API 5xx %',
+    });
+    alarm('Api5xxRate', rate, API_5XX_PERCENT, `over ${API_5XX_PERCENT}% of the API's answers are 5xx`);
+    alarm(
+      'FailedStreamBatches',
+      props.failedBatches.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
+      1,
+      'a stream batch failed for good: see "Failed stream batches" in docs/operations.md',
+    );
+  }
+}
 
+/**
+ * The alarms of one stack's functions: errors and throttles, and stream handlers falling behind. In the
+ * functions' own stack, so that no alarm reads a function across stacks (each such read is an output).
+ */
+export class FunctionAlarms extends Construct {
+  readonly alarms: cloudwatch.Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: FunctionAlarmsProps) {
+    super(scope, id);
+    const alarm = alarmMaker(this, props.alarmTopicArn, this.alarms);
     // One alarm per metric for each group of functions (metric math takes 10 metrics at most): an alarm
-    // per function would take two of CloudFormation's 500 resources a stack for each of the ~60 functions.
+    // per function would take two of CloudFormation's 500 resources a stack for each function.
     const groups = chunks([...props.functions], ALARM_GROUP_SIZE);
     groups.forEach((group, index) => {
       const names = group.map(([handler]) => handler).join(', ');
@@ -85,26 +106,29 @@ export class Monitoring extends Construct {
       const age = fn.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' });
       alarm(`${fn.node.id}IteratorAge`, age, ITERATOR_AGE_MS, `functions/${handler}.ts is behind its stream`);
     }
-    const rate = new cloudwatch.MathExpression({
-      expression: `IF(requests >= ${API_5XX_MIN_REQUESTS}, 100 * errors / requests, 0)`,
-      usingMetrics: {
-        errors: props.api.metricServerError(fiveMinutes),
-        requests: props.api.metricCount(fiveMinutes),
-      },
-      period: Duration.minutes(5),
-      label: 'API 5xx %',
-    });
-    alarm('Api5xxRate', rate, API_5XX_PERCENT, `over ${API_5XX_PERCENT}% of the API's answers are 5xx`);
-    alarm(
-      'FailedStreamBatches',
-      props.failedBatches.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(5),
-        statistic: 'Maximum',
-      }),
-      1,
-      'a stream batch failed for good: see "Failed stream batches" in docs/operations.md',
-    );
   }
+}
+
+type AlarmMaker = (name: string, metric: cloudwatch.IMetric, threshold: number, description: string) => void;
+
+/** Makes alarms in `scope`, notifying the topic when there is one, and keeps them in `made`. */
+function alarmMaker(scope: Construct, topicArn: string | undefined, made: cloudwatch.Alarm[]): AlarmMaker {
+  const topic = topicArn ? sns.Topic.fromTopicArn(scope, 'AlarmTopic', topicArn) : undefined;
+  return (name, metric, threshold, description) => {
+    const created = new cloudwatch.Alarm(scope, name, {
+      metric,
+      threshold,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      alarmDescription: description,
+    });
+    if (topic) {
+      created.addAlarmAction(new SnsAction(topic));
+      created.addOkAction(new SnsAction(topic));
+    }
+    made.push(created);
+  };
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {

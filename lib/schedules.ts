@@ -2,7 +2,7 @@ import type { Route } from './routes';
 
 /**
  * The scheduled handlers: each entry runs `functions/<handler>.ts`'s export `handler` every `everyMinutes`
- * minutes. The CDK app makes an EventBridge rule per entry and `npm start` a timer (local/scheduler.ts),
+ * minutes. The CDK app makes an EventBridge Scheduler schedule per entry and `npm start` a timer (local/scheduler.ts),
  * from this same list.
  */
 export interface ScheduleDefinition {

@@ -5,7 +5,7 @@ import { lambdaContext } from './lambda-context';
 import { importStreamHandler } from './stream-subscriptions';
 
 /**
- * lib/schedules.ts's entries under `npm start`: what the EventBridge rules are in AWS. Each handler runs
+ * lib/schedules.ts's entries under `npm start`: what the EventBridge Scheduler schedules are in AWS. Each handler runs
  * at the start of every `everyMinutes`-th minute of the clock, as a rate rule fires, with an empty event;
  * a run still going when the next is due is left to finish, and the next is skipped, as one function's
  * runs locally share this process.

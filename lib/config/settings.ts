@@ -49,6 +49,20 @@ const groups = {
   Script: z.strictObject({
     ServerScript: z.boolean().default(true),
     ServerScriptTimeOut: z.number().int().positive().default(10000),
+    /**
+     * The hosts a script's httpClient may ask (names, `*.example.com` patterns, `*`, addresses, CIDR
+     * ranges): none by default, so httpClient is off. A private address only when named, not by a pattern.
+     */
+    ServerScriptHttpClientAllowedHosts: z.array(z.string().min(1)).default([]),
+    /** httpClient.TimeOut's default in ms; 0 waits as long as the script's time limit allows. */
+    ServerScriptHttpClientTimeOut: z.number().int().min(0).max(86_400_000).default(100_000),
+    /** The largest answer body an httpClient call reads; a larger one fails the call. */
+    ServerScriptHttpClientMaxResponseBytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(16 * 1024 * 1024)
+      .default(1024 * 1024),
     /** Tenants' background (scheduled) scripts run; absent: off, as the reference's default false. */
     BackgroundServerScript: z.boolean().optional(),
   }),

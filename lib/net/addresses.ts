@@ -28,22 +28,36 @@ export function isPublicAddress(address: string): boolean {
 }
 
 /**
- * The allow list of a setting (`Notification.AllowedHosts`): host names (any case), addresses and CIDR
- * ranges. A name that is listed allows every address it resolves to; an address or range allows itself,
- * whatever name led to it.
+ * The allow list of a setting (`Notification.AllowedHosts`, `Script.ServerScriptHttpClientAllowedHosts`):
+ * host names (any case), addresses and CIDR ranges, and name patterns (`*.example.com`, `*`). A name that is
+ * listed allows every address it resolves to; an address or range allows itself, whatever name led to it.
+ * A pattern allows no private address: a name under someone else's domain can be pointed anywhere.
  */
 export interface HostAllowList {
   /** The setting the list comes from, named when a request is refused. */
   readonly setting: string;
+  /** Whether `host` may connect to `address` when that address is not a public one. */
   allows(host: string, address: string): boolean;
+  /**
+   * Whether the list names `host` itself: a listed name, a pattern it matches (`*.example.com` matches
+   * `a.example.com` and `a.b.example.com`, not `example.com`; `*` matches every host), or an address
+   * literal within a listed address or range. For a list that is the only way out (a script's httpClient).
+   */
+  names(host: string): boolean;
 }
 
 export function hostAllowList(entries: readonly string[], setting: string): HostAllowList {
   const names = new Set<string>();
+  const suffixes: string[] = [];
   const ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
+  const inRanges = (address: string) => {
+    const parsed = ipaddr.process(address);
+    return ranges.some(([base, bits]) => base.kind() === parsed.kind() && parsed.match(base, bits));
+  };
   for (const entry of entries) {
     const text = unbracketed(entry.trim().toLowerCase());
-    if (ipaddr.isValidCIDR(text)) ranges.push(normalizedRange(ipaddr.parseCIDR(text)));
+    if (text === '*' || text.startsWith('*.')) suffixes.push(text.slice(1).replace(/\.$/, ''));
+    else if (ipaddr.isValidCIDR(text)) ranges.push(normalizedRange(ipaddr.parseCIDR(text)));
     else if (isIP(text)) {
       const address = ipaddr.process(text);
       ranges.push([address, address.kind() === 'ipv4' ? 32 : 128]);
@@ -52,9 +66,12 @@ export function hostAllowList(entries: readonly string[], setting: string): Host
   return {
     setting,
     allows(host, address) {
-      if (names.has(unbracketed(host.toLowerCase()).replace(/\.$/, ''))) return true;
-      const parsed = ipaddr.process(address);
-      return ranges.some(([base, bits]) => base.kind() === parsed.kind() && parsed.match(base, bits));
+      return names.has(plainHost(host)) || inRanges(address);
+    },
+    names(host) {
+      const plain = plainHost(host);
+      if (isIP(plain)) return inRanges(plain) || suffixes.includes('');
+      return names.has(plain) || suffixes.some((suffix) => suffix === '' || plain.endsWith(suffix));
     },
   };
 }
@@ -64,6 +81,10 @@ export function addressRefusal(host: string, address: string, allowList: HostAll
   const range = addressRange(address);
   if (range === 'unicast' || allowList.allows(host, address)) return undefined;
   return `${host} is ${address}, a ${range} address, which Kiroku does not connect to unless ${allowList.setting} names it`;
+}
+
+function plainHost(host: string): string {
+  return unbracketed(host.toLowerCase()).replace(/\.$/, '');
 }
 
 function unbracketed(host: string): string {

@@ -27,6 +27,8 @@ export interface OutboundRequest {
 export interface OutboundResponse {
   readonly status: number;
   readonly headers: IncomingMessage['headers'];
+  /** The headers as they came: names in their own case, each line once (`[name, value, name, value…]`). */
+  readonly rawHeaders: readonly string[];
   /** At most `maxResponseBytes` of the body. */
   readonly body: Buffer;
   readonly truncated: boolean;
@@ -95,6 +97,7 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
         resolve({
           status: response.statusCode ?? 0,
           headers: response.headers,
+          rawHeaders: response.rawHeaders,
           body: Buffer.concat(chunks),
           truncated,
         });

@@ -1,7 +1,10 @@
 import type { Principal } from '../accounts/principal';
 import type { RecordScripts } from '../items/record-scripts';
 import type { Site } from '../sites/model';
+import { httpClientCalls } from './calls/http-client';
 import { itemReadCalls } from './calls/item-reads';
+import { logCalls } from './calls/logs';
+import { utilityCalls } from './calls/utilities';
 import type { HostCall } from './job';
 
 /**
@@ -43,7 +46,12 @@ export type HostCallTable = Readonly<Record<string, (...args: unknown[]) => Prom
 
 /** The answer to every call a run may make, each by its module's table. */
 export function hostCalls(context: ScriptCallContext): (call: HostCall) => Promise<unknown> {
-  const table: HostCallTable = { ...itemReadCalls(context) };
+  const table: HostCallTable = {
+    ...itemReadCalls(context),
+    ...httpClientCalls(context),
+    ...logCalls(context),
+    ...utilityCalls(context),
+  };
   return (call) => {
     const answer = Object.hasOwn(table, call.name) ? table[call.name] : undefined;
     if (!answer) return Promise.reject(new Error(`no host call ${call.name}`));

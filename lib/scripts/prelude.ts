@@ -1,12 +1,15 @@
+import { HTTP_CLIENT } from './globals/http-client';
 import { ITEM_READS } from './globals/item-reads';
+import { LOGS } from './globals/logs';
 import { NOTIFICATIONS } from './globals/notifications';
+import { UTILITIES } from './globals/utilities';
 
 /**
  * The parts of the prelude that build the other globals, one file each under lib/scripts/globals/: code
  * run in the prelude's scope, which adds members with `member(global, name, fn)`, makes host calls with
  * `call(name, ...args)`, and may define a global of its own with `define`.
  */
-const GLOBALS = [ITEM_READS, NOTIFICATIONS].join('\n');
+const GLOBALS = [ITEM_READS, NOTIFICATIONS, HTTP_CLIENT, LOGS, UTILITIES].join('\n');
 
 /**
  * The script's globals, built inside the sandbox before any script runs (CONTRACT sections 8 and 13,

@@ -168,6 +168,7 @@ export class RequestScripts {
       return this.deadline;
     };
     const where = { siteId: site?.siteId ?? 0, condition };
+    let running = 0;
     const calls = this.answering({
       principal: this.request.principal,
       site,
@@ -184,9 +185,17 @@ export class RequestScripts {
           id,
           nesting: { depth: this.depth + 1, shared: this.shared, deadline: deadlineFrom(Date.now()) },
         }),
-      where,
+      where: {
+        ...where,
+        get script() {
+          return nameOf(scripts[running] as ServerScript);
+        },
+      },
     });
-    const result = await runInWorker(job, deadlineFrom, calls);
+    const result = await runInWorker(job, deadlineFrom, (call, script) => {
+      running = Math.min(script, scripts.length - 1);
+      return calls(call);
+    });
     if (result.kind !== 'done') {
       const script = scripts[Math.min(result.script, scripts.length - 1)] as ServerScript;
       return this.failed(condition, site, script, result.what);

@@ -11,8 +11,11 @@ import type { HostCall, JobResult, ScriptJob, WorkerMessage } from './job';
  * out of time. A warm worker is kept between requests, so a run costs a message each way, not a start.
  */
 
-/** Answers a host call; the value is sent as JSON, null or undefined as null. */
-export type CallHost = (call: HostCall) => Promise<unknown>;
+/**
+ * Answers a host call of the job's script `script` (its index); the value is sent as JSON, null or
+ * undefined as null.
+ */
+export type CallHost = (call: HostCall, script: number) => Promise<unknown>;
 
 /** How long after a deadline the worker may take to report it before it is terminated. */
 const GRACE_MS = 50;
@@ -162,7 +165,7 @@ class ScriptWorker {
         finish(() => resolve({ kind: 'failed', script, what: 'ran out of time (terminated)' }));
       };
       const answer = (seq: number, call: HostCall) => {
-        callHost(call).then(
+        callHost(call, script).then(
           (value) =>
             this.reply({ seq, answer: value === null || value === undefined ? null : JSON.stringify(value) }),
           (error: unknown) => {

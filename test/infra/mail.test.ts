@@ -42,15 +42,16 @@ function synth(mail?: { identity: string; configurationSet?: string }) {
   const report = JSON.parse(readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8')) as {
     pluginReports?: { violations?: { ruleName: string }[] }[];
   };
-  const main = Template.fromStack(stack).toJSON().Resources as Resources;
-  const grants = Template.fromStack(stack.grants).toJSON().Resources as Resources;
+  const all = [stack, ...stack.groups].map(
+    (each) => Template.fromStack(each).toJSON().Resources as Resources,
+  );
   return {
     stack,
-    resources: { ...main, ...grants },
+    resources: Object.assign({}, ...all) as Resources,
     findings: (report.pluginReports ?? []).flatMap((plugin) =>
       (plugin.violations ?? []).map((v) => v.ruleName),
     ),
-    files: [stack.templateFile, stack.grants.templateFile].map((file) => join(assembly.directory, file)),
+    files: [stack, ...stack.groups].map((each) => join(assembly.directory, each.templateFile)),
   };
 }
 

@@ -48,7 +48,10 @@ beforeAll(async () => {
   });
 });
 beforeEach(() => {
-  useSettings({ ...loadSettings(), Script: { ServerScript: true, ServerScriptTimeOut: 300 } });
+  useSettings({
+    ...loadSettings(),
+    Script: { ...loadSettings().Script, ServerScript: true, ServerScriptTimeOut: 300 },
+  });
   useClock(() => clock);
 });
 afterAll(() => stack.close());

@@ -63,7 +63,10 @@ beforeAll(async () => {
   await post('/api/sessions/set', { ApiKey: admin, SessionKey: 'k', SessionValue: 'v', SavePerUser: true });
 });
 beforeEach(() => {
-  useSettings({ ...loadSettings(), Script: { ServerScript: true, ServerScriptTimeOut: 1000 } });
+  useSettings({
+    ...loadSettings(),
+    Script: { ...loadSettings().Script, ServerScript: true, ServerScriptTimeOut: 1000 },
+  });
   vi.restoreAllMocks();
   vi.spyOn(logger, 'error');
 });
@@ -93,7 +96,10 @@ describe('server-script time limits', () => {
   });
 
   it("stop it at the request's ServerScriptTimeOut when the script has no TimeOut of its own", async () => {
-    useSettings({ ...loadSettings(), Script: { ServerScript: true, ServerScriptTimeOut: 300 } });
+    useSettings({
+      ...loadSettings(),
+      Script: { ...loadSettings().Script, ServerScript: true, ServerScriptTimeOut: 300 },
+    });
     const siteId = await withScripts([{ Name: 'quadratic', Body: QUADRATIC, WhenloadingRecord: true }]);
     const id = await createRecord(stack.url, writer.apiKey, siteId);
     await warmUp();

@@ -35,7 +35,10 @@ beforeAll(async () => {
   writer = await createUser(stack.url, admin, `writer-${Date.now()}`);
 });
 beforeEach(() =>
-  useSettings({ ...loadSettings(), Script: { ServerScript: true, ServerScriptTimeOut: 300 } }),
+  useSettings({
+    ...loadSettings(),
+    Script: { ...loadSettings().Script, ServerScript: true, ServerScriptTimeOut: 300 },
+  }),
 );
 afterAll(() => stack.close());
 
@@ -125,7 +128,10 @@ describe('server-script outcomes', () => {
   });
 
   it("stops at the script's own lower TimeOut", async () => {
-    useSettings({ ...loadSettings(), Script: { ServerScript: true, ServerScriptTimeOut: 10_000 } });
+    useSettings({
+      ...loadSettings(),
+      Script: { ...loadSettings().Script, ServerScript: true, ServerScriptTimeOut: 10_000 },
+    });
     const siteId = await withScripts([{ Body: 'while (true) {}', BeforeUpdate: true, TimeOut: 200 }]);
     const id = await createRecord(stack.url, writer.apiKey, siteId);
     const started = Date.now();
@@ -136,7 +142,10 @@ describe('server-script outcomes', () => {
   describe('host lookups', () => {
     it('items.Get and items.GetSite see what the caller may read, and null for anything else', async () => {
       // Lookups count against the time limit (issue 23): eight reads need more than this file's 300 ms.
-      useSettings({ ...loadSettings(), Script: { ServerScript: true, ServerScriptTimeOut: 10_000 } });
+      useSettings({
+        ...loadSettings(),
+        Script: { ...loadSettings().Script, ServerScript: true, ServerScriptTimeOut: 10_000 },
+      });
       const hidden = await createSite(stack.url, admin, 0, { ReferenceType: 'Issues', Title: 'hidden' });
       const secret = await createRecord(stack.url, admin, hidden, { Title: 'secret' });
       const theirs = await createSite(stack.url, accounts.other.apiKey, 0, { ReferenceType: 'Issues' });

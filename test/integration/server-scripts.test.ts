@@ -93,7 +93,10 @@ describe('server scripts on records', () => {
         ['WhenloadingRecord'],
       ],
     ])('%s fires its conditions and nothing else', async (_, operation, expected) => {
-      useSettings({ ...loadSettings(), Script: { ServerScript: false, ServerScriptTimeOut: 10000 } });
+      useSettings({
+        ...loadSettings(),
+        Script: { ...loadSettings().Script, ServerScript: false, ServerScriptTimeOut: 10000 },
+      });
       const id = await createRecord(stack.url, writer.apiKey, siteId);
       useSettings(undefined);
       vi.mocked(logger.info).mockClear();
@@ -127,7 +130,10 @@ describe('server scripts on records', () => {
     });
 
     it('runs none with Script.ServerScript false', async () => {
-      useSettings({ ...loadSettings(), Script: { ServerScript: false, ServerScriptTimeOut: 10000 } });
+      useSettings({
+        ...loadSettings(),
+        Script: { ...loadSettings().Script, ServerScript: false, ServerScriptTimeOut: 10000 },
+      });
       const id = await createRecord(stack.url, writer.apiKey, siteId);
       await post(`/api/items/${id}/update`, { ApiKey: writer.apiKey });
       expect(logged()).toEqual([]);
@@ -228,7 +234,10 @@ describe('server scripts on records', () => {
       expect((list.body.Response as { Data: object[] }).Data).toEqual([
         expect.objectContaining({ Title: 'stored (shown)' }),
       ]);
-      useSettings({ ...loadSettings(), Script: { ServerScript: false, ServerScriptTimeOut: 10000 } });
+      useSettings({
+        ...loadSettings(),
+        Script: { ...loadSettings().Script, ServerScript: false, ServerScriptTimeOut: 10000 },
+      });
       expect(await record(id)).toMatchObject({ Title: 'stored', Ver: 1 });
     });
   });

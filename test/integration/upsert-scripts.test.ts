@@ -59,7 +59,10 @@ beforeAll(async () => {
   admin = (await seedAccounts(stack.url)).admin.apiKey;
 });
 beforeEach(() =>
-  useSettings({ ...loadSettings(), Script: { ServerScript: true, ServerScriptTimeOut: 10_000 } }),
+  useSettings({
+    ...loadSettings(),
+    Script: { ...loadSettings().Script, ServerScript: true, ServerScriptTimeOut: 10_000 },
+  }),
 );
 afterAll(() => stack.close());
 

@@ -61,6 +61,47 @@ describe('lib/net/addresses', () => {
     ])('%s at %s: %s', (host, address, allowed) => {
       expect(list.allows(host, address)).toBe(allowed);
     });
+
+    describe('names (the hosts a list that is the only way out lets through)', () => {
+      const patterns = hostAllowList(
+        ['api.example.com', '*.hooks.example.org', '10.20.0.0/16', '[fd00::5]'],
+        'Script.ServerScriptHttpClientAllowedHosts',
+      );
+      it.each([
+        ['api.example.com', true],
+        ['API.Example.com.', true],
+        ['www.example.com', false],
+        ['a.hooks.example.org', true],
+        ['a.b.hooks.example.org', true],
+        ['hooks.example.org', false],
+        ['evilhooks.example.org', false],
+        ['10.20.3.4', true],
+        ['10.21.0.1', false],
+        ['[fd00::5]', true],
+        ['fd00::6', false],
+      ])('%s: %s', (host, named) => {
+        expect(patterns.names(host)).toBe(named);
+      });
+
+      it('lets a pattern allow no private address: only a named host or a listed address does', () => {
+        expect(patterns.allows('a.hooks.example.org', '10.0.0.1')).toBe(false);
+        expect(patterns.allows('api.example.com', '10.0.0.1')).toBe(true);
+      });
+
+      it.each([
+        ['example.com', true],
+        ['203.0.113.9', true],
+        ['[2001:db8::1]', true],
+      ])('with *, names every host: %s', (host, named) => {
+        expect(hostAllowList(['*'], 'Script.ServerScriptHttpClientAllowedHosts').names(host)).toBe(named);
+      });
+
+      it('with nothing listed, names no host', () => {
+        expect(hostAllowList([], 'Script.ServerScriptHttpClientAllowedHosts').names('example.com')).toBe(
+          false,
+        );
+      });
+    });
   });
 
   describe('addressRefusal', () => {

@@ -81,7 +81,10 @@ describe('server-script sandbox', () => {
     });
 
     it('counts the host calls a script waits for against the time limit', async () => {
-      useSettings({ ...loadSettings(), Script: { ServerScript: true, ServerScriptTimeOut: 500 } });
+      useSettings({
+        ...loadSettings(),
+        Script: { ...loadSettings().Script, ServerScript: true, ServerScriptTimeOut: 500 },
+      });
       const slow = async () => new Promise((resolve) => setTimeout(() => resolve([{ Title: 'x' }]), 20));
       const site = siteWith([
         { Name: 'test', Body: 'for (let i = 0; i < 99; i++) items.Get(i);', BeforeUpdate: true },
@@ -94,7 +97,10 @@ describe('server-script sandbox', () => {
     });
 
     it('shares one deadline between the conditions of a request, the time between them included', async () => {
-      useSettings({ ...loadSettings(), Script: { ServerScript: true, ServerScriptTimeOut: 1000 } });
+      useSettings({
+        ...loadSettings(),
+        Script: { ...loadSettings().Script, ServerScript: true, ServerScriptTimeOut: 1000 },
+      });
       const site = siteWith([
         { Name: 'before', Body: 'model.Title = "b";', BeforeUpdate: true },
         { Name: 'after', Body: 'model.Title = "a";', AfterUpdate: true },
@@ -196,12 +202,15 @@ describe('server-script sandbox', () => {
           'saved',
           'siteSettings',
           'notifications',
+          'httpClient',
+          'logs',
+          'utilities',
           'globalThis',
         ]),
       );
       for (const name of names) {
         expect(name).toMatch(
-          /^(context|items|model|saved|siteSettings|notifications|globalThis|__kiroku\w+|parseInt|parseFloat|isNaN|isFinite|decodeURI|decodeURIComponent|encodeURI|encodeURIComponent|escape|unescape|eval|queueMicrotask|undefined|NaN|Infinity)$/,
+          /^(context|items|model|saved|siteSettings|notifications|httpClient|logs|utilities|globalThis|__kiroku\w+|parseInt|parseFloat|isNaN|isFinite|decodeURI|decodeURIComponent|encodeURI|encodeURIComponent|escape|unescape|eval|queueMicrotask|undefined|NaN|Infinity)$/,
         );
       }
     });
