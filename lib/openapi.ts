@@ -65,6 +65,10 @@ export const tags = [
     name: 'Notifications',
     description: "A site's notification deliveries: their outcome, signing and replay",
   },
+  {
+    name: 'Server scripts',
+    description: "A tenant's background (scheduled) scripts, and a site's last script failures",
+  },
   { name: 'Document', description: 'This document' },
   { name: 'Browser UI', description: 'The pages of the browser UI and their assets (not JSON)' },
 ] as const;
@@ -72,6 +76,7 @@ export const tags = [
 function tagOf(route: Route): (typeof tags)[number]['name'] {
   const area = route.handler.split('-')[0];
   if (route.handler === 'users-authenticate' || route.handler === 'users-signout') return 'Login';
+  if (area === 'backgroundscripts' || route.handler === 'items-scripterrors-get') return 'Server scripts';
   if (area === 'items') return /site|closest/.test(route.handler) ? 'Sites' : 'Records';
   if (area === 'binaries') return 'Files';
   if (area === 'openapi') return 'Document';

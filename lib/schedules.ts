@@ -25,4 +25,21 @@ export const schedules: readonly ScheduleDefinition[] = [
     timeoutSeconds: 90,
     memoryMb: 256,
   },
+  // Tenants' background server scripts (lib/scripts/background/run.ts): the reference's schedules are
+  // whole minutes (Hourly in 5-minute steps, times as HH:mm), so a minute's tick runs each on its minute.
+  // A script may write records (items, history), queue notifications (deliveries), look sites up
+  // (siteIndexes) and keep its failures (items).
+  {
+    handler: 'background-scripts',
+    everyMinutes: 1,
+    tables: {
+      accounts: 'write',
+      items: 'write',
+      history: 'write',
+      deliveries: 'write',
+      siteIndexes: 'read',
+      searchIndex: 'read',
+    },
+    timeoutSeconds: 300,
+  },
 ];

@@ -3,6 +3,16 @@ export const accountKeys = {
   counter: (kind: CounterKind) => ({ pk: 'COUNTER', sk: kind }),
   tenant: (tenantId: number) => ({ pk: `TENANT#${tenantId}`, sk: 'TENANT' }),
   user: (userId: number) => ({ pk: `USER#${userId}`, sk: 'USER' }),
+  /** A tenant's background server scripts (lib/scripts/background/), beside the tenant. */
+  backgroundScripts: (tenantId: number) => ({ pk: `TENANT#${tenantId}`, sk: 'BACKGROUNDSCRIPTS' }),
+  /**
+   * When a background script runs next, with its last run: one partition for every tenant, so that the
+   * scheduled run finds the scripts due with one Query (a few rows per tenant that uses them).
+   */
+  backgroundRun: (tenantId: number, scriptId: number) => ({
+    pk: 'BACKGROUNDRUNS',
+    sk: `${tenantId}#${scriptId}`,
+  }),
   /** Login ids are unique across tenants (login names no tenant) and compared without case. */
   loginId: (loginId: string) => ({ pk: `LOGINID#${loginId.toLowerCase()}`, sk: 'LOGINID' }),
   apiKey: (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),

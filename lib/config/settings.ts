@@ -63,6 +63,8 @@ const groups = {
       .min(1)
       .max(16 * 1024 * 1024)
       .default(1024 * 1024),
+    /** Tenants' background (scheduled) scripts run; absent: off, as the reference's default false. */
+    BackgroundServerScript: z.boolean().optional(),
   }),
   Search: z.strictObject({ CreateIndexes: z.boolean().default(true) }),
   Notification: z.strictObject({

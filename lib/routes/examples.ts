@@ -40,6 +40,17 @@ const record = {
   ...stamps,
 };
 
+const nightlyScript = {
+  Id: 1,
+  Title: 'Nightly count',
+  Name: 'nightly-count',
+  UserId: 2,
+  Body: "context.Log(items.Get(10).length + ' records');",
+  backgoundSchedules: [
+    { Id: 1, ScheduleType: 'daily', ScheduleTimeZoneId: 'Asia/Tokyo', ScheduleDailyTime: '02:00' },
+  ],
+};
+
 export const operationExamples: Readonly<Record<string, OperationExample>> = {
   'sessions-get': { request: { ApiKey, SessionKey: 'view', SavePerUser: true }, answer: session },
   'sessions-set': {
@@ -474,6 +485,50 @@ export const operationExamples: Readonly<Record<string, OperationExample>> = {
   'notifications-replay': {
     request: { ApiKey, DeliveryIds: ['20260131000000000-0123456789abcdef0123'] },
     answer: { StatusCode: 200, Response: { Replayed: 1 }, Message: '1 delivery has been queued again.' },
+  },
+  'backgroundscripts-get': {
+    request: { ApiKey },
+    answer: {
+      StatusCode: 200,
+      Response: {
+        Enabled: true,
+        BackgroundServerScripts: { TenantId: 1, Scripts: [nightlyScript] },
+        Runs: [
+          {
+            Id: 1,
+            NextRunTime: '2026-02-01T02:00:00',
+            LastRunTime: '2026-01-31T02:00:00',
+            LastStatus: 'Succeeded',
+          },
+        ],
+        Errors: [],
+      },
+    },
+  },
+  'backgroundscripts-update': {
+    request: { ApiKey, BackgroundServerScripts: { Scripts: [nightlyScript] } },
+    answer: done(1, 'The background scripts have been updated.'),
+  },
+  'backgroundscripts-run': {
+    request: { ApiKey, Id: 1 },
+    answer: done(1, 'The background script will run within a minute.'),
+  },
+  'items-scripterrors-get': {
+    request: { ApiKey },
+    answer: {
+      StatusCode: 200,
+      Response: {
+        Errors: [
+          {
+            Time: time,
+            SiteId: 10,
+            Condition: 'BeforeUpdate',
+            Script: 'check-dates',
+            Reason: 'server script "check-dates" (site 10, BeforeUpdate) threw TypeError: x is undefined',
+          },
+        ],
+      },
+    },
   },
   openapi: { answer: { openapi: '3.1.0', info: { title: 'Kiroku Web API', version: '1.1' }, paths: {} } },
 };

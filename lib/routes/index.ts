@@ -1,4 +1,5 @@
 import * as accounts from './accounts';
+import * as backgroundScripts from './background-scripts';
 import * as exports from './exports';
 import * as files from './files';
 import * as imports from './imports';
@@ -30,6 +31,7 @@ export const routes: readonly Route[] = [
   ...Object.values(exports),
   ...Object.values(mail),
   ...Object.values(notifications),
+  ...Object.values(backgroundScripts),
   meta.openapi,
   ...Object.values(web),
 ];

@@ -9,6 +9,7 @@ import { hostCalls, type ScriptCallContext } from './host-calls';
 import type { FlatModel } from './model';
 import { nameOf, wrap } from './script-code';
 import { contextOf, requestBody, type ScriptEvent } from './script-context';
+import { recordScriptError } from './script-errors';
 import { runInWorker } from './worker-pool';
 
 /** The request the scripts run for: what `context` shows of it. */
@@ -39,6 +40,9 @@ export interface ScriptRequest {
 
 /** The reference's ServerScriptDepth limit: from this depth, an `items.*` write runs no scripts. */
 export const MAX_SCRIPT_DEPTH = 10;
+
+/** The condition of a tenant's scheduled scripts (lib/scripts/background/). */
+export const BACKGROUND = 'BackgroundServerScript';
 
 /** A notification a script sent (`notifications.New()…Send()`): its fields as the script left them. */
 export type ScriptSend = Readonly<Record<string, unknown>>;
@@ -108,15 +112,53 @@ export class RequestScripts {
       .filter((script) => script.Shared)
       .map((script) => script.Body ?? '')
       .join('\n');
-    const context = this.context(site, condition, recordTitle);
+    const state = {
+      model,
+      saved: saved ?? {},
+      siteSettings: site.siteSettings,
+      context: this.context(site, condition, recordTitle),
+      notifications: notificationsOf(site.siteSettings),
+    };
+    return this.execute(condition, site, scripts, shared, state, hold);
+  }
+
+  /**
+   * A tenant's background script (lib/scripts/background/): `script` with the Shared ones' `shared` before
+   * it, in condition BackgroundServerScript, with no site, an empty model and the site-less `context`.
+   */
+  async runBackground(
+    script: ServerScript,
+    shared: string,
+    context: Record<string, unknown>,
+  ): Promise<RunOutcome> {
+    const state = { model: {}, saved: {}, siteSettings: {}, context, notifications: [] };
+    return this.execute(BACKGROUND, undefined, [script], shared, state, undefined);
+  }
+
+  /** One condition's scripts as one job on a worker, with the host calls of the request's user. */
+  private async execute(
+    condition: Condition | typeof BACKGROUND,
+    site: Site | undefined,
+    scripts: readonly ServerScript[],
+    shared: string,
+    state: {
+      readonly model: FlatModel;
+      readonly saved: FlatModel;
+      readonly siteSettings: Record<string, unknown>;
+      readonly context: Record<string, unknown>;
+      readonly notifications: unknown;
+    },
+    hold: ScriptCallContext['hold'],
+  ): Promise<RunOutcome> {
+    const { model, saved, siteSettings, context, notifications } = state;
     const job = {
       state: JSON.stringify({
         model,
-        saved: saved ?? {},
-        siteSettings: site.siteSettings,
+        saved,
+        siteSettings,
         userData: this.shared.userData,
         context,
-        notifications: notificationsOf(site.siteSettings),
+        notifications,
       }),
       query: this.query,
       scripts: scripts.map((script) => ({
@@ -130,7 +172,7 @@ export class RequestScripts {
       this.deadline ??= Math.min(own, this.request.nesting?.deadline ?? own);
       return this.deadline;
     };
-    const where = { siteId: site.siteId, condition };
+    const where = { siteId: site?.siteId ?? 0, condition };
     let running = 0;
     const calls = this.answering({
       principal: this.request.principal,
@@ -187,9 +229,21 @@ export class RequestScripts {
     };
   }
 
-  private failed(condition: Condition, site: Site, script: ServerScript, what: string): RunOutcome {
-    const reason = `server script "${nameOf(script)}" (site ${site.siteId}, ${condition}) ${what}`;
-    logger.error('server script failed', { siteId: site.siteId, condition, script: nameOf(script), reason });
+  private async failed(
+    condition: Condition | typeof BACKGROUND,
+    site: Site | undefined,
+    script: ServerScript,
+    what: string,
+  ): Promise<RunOutcome> {
+    const siteId = site?.siteId ?? 0;
+    const reason = `server script "${nameOf(script)}" (site ${siteId}, ${condition}) ${what}`;
+    logger.error('server script failed', { siteId, condition, script: nameOf(script), reason });
+    await recordScriptError(this.request.principal.tenantId, {
+      siteId,
+      condition,
+      script: nameOf(script),
+      reason,
+    });
     return { kind: 'failed', reason };
   }
 }

@@ -42,6 +42,11 @@ export const itemKeys = {
     pk: item(tenantId, siteId),
     sk: `UPSERTKEY#${digest}`,
   }),
+  /**
+   * A site's last server-script failures (lib/scripts/script-errors.ts), one item beside the site; site 0
+   * holds the tenant's background scripts' failures. Deleted with the site.
+   */
+  scriptErrors: (tenantId: number, siteId: number) => ({ pk: item(tenantId, siteId), sk: 'SCRIPTERRORS' }),
   /** A site's API calls on one UTC day (Api.LimitPerSite); deleted with the site. */
   apiCount: (tenantId: number, siteId: number, day: string) => ({
     pk: item(tenantId, siteId),

@@ -1,9 +1,11 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { describe, post } from './api';
+import { mayManageBackgroundScripts } from './background-scripts';
 import { language, onLanguage, setLanguage, t } from './i18n';
 import { mayReadMailbox } from './mailbox';
 import { createP, pageContext } from './p';
+import { BackgroundScriptsPage } from './pages/background-scripts';
 import { Loading, Notice } from './pages/common';
 import { LoginPage } from './pages/login';
 import { MailboxPage } from './pages/mailbox';
@@ -28,7 +30,8 @@ type Route =
   | { page: 'record'; id: number }
   | { page: 'site-settings'; id: number }
   | { page: 'user-settings' }
-  | { page: 'mailbox' };
+  | { page: 'mailbox' }
+  | { page: 'background-scripts' };
 
 function parse(hash: string): Route {
   const path = hash.replace(/^#\/?/, '');
@@ -37,6 +40,7 @@ function parse(hash: string): Route {
   if (head === 'login') return { page: 'login' };
   if (head === 'settings') return { page: 'user-settings' };
   if (head === 'mailbox') return { page: 'mailbox' };
+  if (head === 'backgroundscripts') return { page: 'background-scripts' };
   if (head === 'sites' && Number.isSafeInteger(number)) {
     if (tail === 'new') return { page: 'new-record', siteId: number };
     if (tail === 'settings') return { page: 'site-settings', id: number };
@@ -77,13 +81,18 @@ function useSession(): [SignedIn | null | undefined, string | undefined] {
 
 /** Whether the user may read the local mailbox: the server decides (web/app/mailbox.ts). */
 function useMailbox(user: SignedIn | null | undefined): boolean {
+  return useAllowed(user, mayReadMailbox);
+}
+
+/** Whether the server lets the user do something, asked once per user (a privileged page). */
+function useAllowed(user: SignedIn | null | undefined, ask: (userId: number) => Promise<boolean>): boolean {
   const [allowed, setAllowed] = useState(false);
   const userId = user?.userId;
   useEffect(() => {
     setAllowed(false);
     if (userId === undefined) return;
     let live = true;
-    mayReadMailbox(userId).then((answer) => live && setAllowed(answer));
+    ask(userId).then((answer) => live && setAllowed(answer));
     return () => {
       live = false;
     };
@@ -94,6 +103,7 @@ function useMailbox(user: SignedIn | null | undefined): boolean {
 function Header({ user }: { user: SignedIn | null | undefined }) {
   const words = t();
   const mailbox = useMailbox(user);
+  const background = useAllowed(user, mayManageBackgroundScripts);
   const signOut = async () => {
     await post('users/signout').catch(() => undefined);
     signedOut();
@@ -115,6 +125,7 @@ function Header({ user }: { user: SignedIn | null | undefined }) {
         {user && (
           <>
             {mailbox && <a href="#/mailbox">{words.mailbox}</a>}
+            {background && <a href="#/backgroundscripts">{words.backgroundScripts}</a>}
             <a href="#/settings">{words.userSettings}</a>
             <button type="button" onClick={signOut}>
               {words.signOut}
@@ -168,6 +179,9 @@ function App() {
       break;
     case 'mailbox':
       page = <MailboxPage />;
+      break;
+    case 'background-scripts':
+      page = <BackgroundScriptsPage />;
       break;
     case 'user-settings':
       page = <UserSettingsPage user={user as SignedIn} />;

@@ -8,13 +8,15 @@ import { namedInMessage, notificationsOf, storedNotification } from '../notifica
 import { Field, Loading, Notice, useLoad } from './common';
 import { Deliveries } from './deliveries';
 import { NotificationsEditor, type Refusal, type View } from './notifications-editor';
+import { SiteScriptErrors } from './script-errors';
 import { TableDesign } from './table-design';
 
 /**
  * A site's settings: Title, SiteName, SiteGroupName and Permissions (updatesite); a table's design (its
  * columns' settings, the editor's and the grid's column lists), the attachment column's limits, command
  * buttons, browser scripts and a table's notifications (SiteSettings, through updatesite); server scripts
- * with their condition flags (updatesitesettings); a table's deliveries and signing secret.
+ * with their condition flags (updatesitesettings) and their last failures; a table's deliveries and signing
+ * secret.
  */
 
 const FLAGS = [
@@ -36,6 +38,8 @@ const CONDITIONS = [
   'AfterUpdate',
   'BeforeDelete',
   'AfterDelete',
+  'BeforeBulkDelete',
+  'AfterBulkDelete',
 ] as const;
 
 interface PermissionRow {
@@ -371,6 +375,7 @@ function SettingsForm({ site, accounts }: { site: Site; accounts: Accounts | und
           {words.save}
         </button>
       </form>
+      <SiteScriptErrors siteId={site.SiteId} />
       {table && <Deliveries siteId={site.SiteId} />}
     </>
   );
