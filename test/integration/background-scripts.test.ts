@@ -242,7 +242,7 @@ describe('POST /api/backgroundscripts/update', () => {
 describe('the scheduled run (local/scheduler.ts, functions/background-scripts.ts)', () => {
   const body = `context.Log(JSON.stringify({ User: context.UserId, Login: context.LoginId, Condition: context.Condition, Site: context.SiteId, Model: model, Twice: twice(21), Read: items.Get(${0}) }));`;
   const readSite = () =>
-    `const found = items.Get(${site}); context.Log(found === null ? 'no read' : 'read ' + found.length);`;
+    `const found = items.Get(${site}); context.Log('read ' + found.length);`;
 
   it('runs a due script once at its time, as its user, with the Shared scripts before it; not before', async () => {
     clock = Date.parse('2026-03-01T00:00:00Z');
@@ -269,7 +269,7 @@ describe('the scheduled run (local/scheduler.ts, functions/background-scripts.ts
       Site: 0,
       Model: {},
       Twice: 42,
-      Read: null,
+      Read: [],
     });
     expect(second).toBe('read 0');
     const got = await read();
@@ -286,15 +286,17 @@ describe('the scheduled run (local/scheduler.ts, functions/background-scripts.ts
     expect(scriptLogs(info)).toHaveLength(2);
   });
 
-  it("reads only what its user may: a user without the site's Read gets null", async () => {
+  it("reads only what its user may: a user without the site's Read gets an empty array", async () => {
     clock = Date.parse('2026-03-05T00:00:00Z');
+    // A record the site's readers would see: the outsider must not.
+    await post(`/api/items/${site}/create`, { Title: 'not for outsiders' });
     await update([
       { Title: 'outsider', Body: readSite(), UserId: outsider.userId, backgoundSchedules: [daily('09:10')] },
     ]);
     const info = vi.spyOn(logger, 'info');
     clock = Date.parse('2026-03-05T00:10:01Z');
     await tick();
-    expect(scriptLogs(info)).toEqual(['no read']);
+    expect(scriptLogs(info)).toEqual(['read 0']);
   });
 
   it('runs a due time once even when two invocations look at once', async () => {
@@ -440,7 +442,8 @@ describe('items.Create from a background script', async () => {
     "creates as the script's user (Creator), and answers false for a user who may not create",
     async () => {
       clock = Date.parse('2026-03-12T00:00:00Z');
-      const create = `context.Log(String(items.Create(${site}, JSON.stringify({ Title: 'from the schedule' }))));`;
+      const create = `const m = items.NewIssue(); m.Title = 'from the schedule';
+        context.Log(items.Create(${site}, m) ? String(m.IssueId || m.ResultId) : 'false');`;
       await update([
         { Title: 'writer', Body: create, UserId: accounts.admin.userId },
         { Title: 'reader', Body: create, UserId: reader.userId },
