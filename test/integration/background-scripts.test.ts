@@ -241,8 +241,7 @@ describe('POST /api/backgroundscripts/update', () => {
 
 describe('the scheduled run (local/scheduler.ts, functions/background-scripts.ts)', () => {
   const body = `context.Log(JSON.stringify({ User: context.UserId, Login: context.LoginId, Condition: context.Condition, Site: context.SiteId, Model: model, Twice: twice(21), Read: items.Get(${0}) }));`;
-  const readSite = () =>
-    `const found = items.Get(${site}); context.Log('read ' + found.length);`;
+  const readSite = () => `const found = items.Get(${site}); context.Log('read ' + found.length);`;
 
   it('runs a due script once at its time, as its user, with the Shared scripts before it; not before', async () => {
     clock = Date.parse('2026-03-01T00:00:00Z');
