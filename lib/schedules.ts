@@ -1,15 +1,18 @@
 import type { Route } from './routes';
+import { scriptHost } from './routes/route';
 
 /**
  * The scheduled handlers: each entry runs `functions/<handler>.ts`'s export `handler` every `everyMinutes`
- * minutes. The CDK app makes an EventBridge Scheduler schedule per entry and `npm start` a timer (local/scheduler.ts),
- * from this same list.
+ * minutes. The CDK app makes an EventBridge Scheduler schedule per entry and `npm start` a timer
+ * (local/scheduler.ts), from this same list.
  */
 export interface ScheduleDefinition {
   readonly handler: string;
   readonly everyMinutes: number;
   /** The tables the handler may touch, and how, as in the route table. */
   readonly tables: Route['tables'];
+  /** The binary bucket, when the handler touches it, and how. */
+  readonly bucket?: Route['bucket'];
   /** Lambda timeout in seconds (default 29). */
   readonly timeoutSeconds?: number;
   /** Lambda memory in MB (default 1024). */
@@ -27,19 +30,13 @@ export const schedules: readonly ScheduleDefinition[] = [
   },
   // Tenants' background server scripts (lib/scripts/background/run.ts): the reference's schedules are
   // whole minutes (Hourly in 5-minute steps, times as HH:mm), so a minute's tick runs each on its minute.
-  // A script may write records (items, history), queue notifications (deliveries), look sites up
-  // (siteIndexes) and keep its failures (items).
+  // A script may do what a script on a record API may (lib/routes/route.ts scriptHost), its failures kept
+  // beside the run rows (accounts).
   {
     handler: 'background-scripts',
     everyMinutes: 1,
-    tables: {
-      accounts: 'write',
-      items: 'write',
-      history: 'write',
-      deliveries: 'write',
-      siteIndexes: 'read',
-      searchIndex: 'read',
-    },
+    tables: scriptHost,
+    bucket: 'write',
     timeoutSeconds: 300,
   },
 ];

@@ -1,13 +1,11 @@
 import * as accounts from '../accounts/schemas';
 import * as items from '../items/schemas';
 import { apiResultSchema } from '../schema';
-import { itemsWrite, type Route } from './route';
+import { type Route, scriptHost } from './route';
 
-// Server scripts run on these routes, and their items.GetClosestSite reads the site-name index; what they
-// send through `notifications` is queued in the deliveries table.
-const scripted = { ...itemsWrite, siteIndexes: 'read', deliveries: 'write' } as const;
-// Attachments: uploaded files attached by GUID, inline ones (Base64) stored as new files.
-const attaching = { ...scripted, binaries: 'write' } as const;
+// Server scripts run on every route here, so each may touch what a script may (lib/routes/route.ts
+// scriptHost), the bucket included; that covers the routes' own attachments (uploaded files attached by
+// GUID, inline ones stored as new files) and the search a record get does.
 
 /** Records (CONTRACT sections 5, 5.1). */
 
@@ -15,7 +13,7 @@ export const itemsCreate = {
   method: 'POST',
   path: '/api/items/{id}/create',
   handler: 'items-create',
-  tables: attaching,
+  tables: scriptHost,
   bucket: 'write',
   summary: 'Create a record in the site {id} (Create)',
   request: items.recordWriteRequest,
@@ -28,7 +26,8 @@ export const itemsGet = {
   handler: 'items-get',
   // Writes: every read counts against the site's daily API limit. Site indexes: integrated sites are
   // resolved by name through the site-name index.
-  tables: { ...scripted, searchIndex: 'read' },
+  tables: scriptHost,
+  bucket: 'write',
   summary: 'Read a record, or a page of the records of the site {id} (Read)',
   request: items.recordGetRequest,
   response: items.recordPaged,
@@ -38,7 +37,7 @@ export const itemsUpdate = {
   method: 'POST',
   path: '/api/items/{id}/update',
   handler: 'items-update',
-  tables: attaching,
+  tables: scriptHost,
   bucket: 'write',
   summary: 'Update a record (Update; a locked record only by its locker or a manager)',
   request: items.recordWriteRequest,
@@ -49,7 +48,8 @@ export const itemsDelete = {
   method: 'POST',
   path: '/api/items/{id}/delete',
   handler: 'items-delete',
-  tables: scripted,
+  tables: scriptHost,
+  bucket: 'write',
   summary: 'Delete a record (Delete)',
   request: accounts.emptyRequest,
   response: apiResultSchema,
@@ -59,7 +59,8 @@ export const itemsBulkdelete = {
   method: 'POST',
   path: '/api/items/{id}/bulkdelete',
   handler: 'items-bulkdelete',
-  tables: itemsWrite,
+  tables: scriptHost,
+  bucket: 'write',
   summary:
     'Delete the records of the site {id} that Selected (or All but Selected) and the View name (Delete)',
   request: items.bulkDeleteRequest,
@@ -70,7 +71,7 @@ export const itemsUpsert = {
   method: 'POST',
   path: '/api/items/{id}/upsert',
   handler: 'items-upsert',
-  tables: { binaries: 'write', ...itemsWrite, deliveries: 'write' },
+  tables: scriptHost,
   bucket: 'write',
   summary: 'Update the record of the site {id} whose Keys match, or create one (Create or Update)',
   request: items.upsertRequest,
@@ -81,7 +82,7 @@ export const itemsBulkupsert = {
   method: 'POST',
   path: '/api/items/{id}/bulkupsert',
   handler: 'items-bulkupsert',
-  tables: { binaries: 'write', ...itemsWrite, deliveries: 'write' },
+  tables: scriptHost,
   bucket: 'write',
   summary: 'Upsert each item of Data in order; every item is checked before any is written',
   request: items.bulkUpsertRequest,

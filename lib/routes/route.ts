@@ -84,3 +84,16 @@ export const itemsWrite = {
   history: 'write',
   recycleBin: 'write',
 } as const;
+
+// What a function that runs server scripts may touch: a script does what the API does, as its user
+// (CONTRACT 13), through `items` (records with their files: binaries and the bucket; sites looked up by
+// name: siteIndexes; View.Search: searchIndex), `notifications` (deliveries) and `groups.Update`
+// (accounts). Its failures are kept beside the site (items).
+export const scriptHost = {
+  ...itemsWrite,
+  accounts: 'write',
+  binaries: 'write',
+  siteIndexes: 'read',
+  searchIndex: 'read',
+  deliveries: 'write',
+} as const;

@@ -852,10 +852,11 @@ describe('KirokuStack', () => {
       }
     });
 
-    it('hands the bucket exactly to the routes and stream handlers that declare it, as they declare it', () => {
+    it('hands the bucket exactly to the routes, stream handlers and schedules that declare it, as they declare it', () => {
       const declared = new Map<string, string | undefined>([
         ...(routes as readonly Route[]).map((route) => [route.handler, route.bucket] as const),
         ...streamSubscriptions.map((subscription) => [subscription.handler, subscription.bucket] as const),
+        ...schedules.map((schedule) => [schedule.handler, schedule.bucket] as const),
       ]);
       const bucket = logicalId(stack.bucket);
       const expected = {

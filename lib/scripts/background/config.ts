@@ -24,30 +24,32 @@ const hhmm = z.string().regex(HH_MM, { message: 'a time as HH:mm (00:00 to 23:59
 
 /** A list of whole numbers in [min, max], as the reference's JSON text (`"[1,3]"`) or as an array. */
 function intList(min: number, max: number, what: string) {
-  return z.union([z.string().max(400), z.array(z.number())]).transform((value, check) => {
-    let list: unknown = value;
-    if (typeof value === 'string') {
-      try {
-        list = JSON.parse(value);
-      } catch {
-        list = undefined;
+  return z
+    .union([z.string().max(400), z.array(z.number().min(min).max(max)).max(400)])
+    .transform((value, check) => {
+      let list: unknown = value;
+      if (typeof value === 'string') {
+        try {
+          list = JSON.parse(value);
+        } catch {
+          list = undefined;
+        }
       }
-    }
-    const ok =
-      Array.isArray(list) &&
-      list.length > 0 &&
-      list.every((item) => Number.isInteger(item) && item >= min && item <= max);
-    if (!ok) {
-      check.addIssue({ code: 'custom', message: `a non-empty list of ${what} (${min} to ${max})` });
-      return z.NEVER;
-    }
-    // Stored as the reference stores it, sorted and without repeats.
-    return JSON.stringify([...new Set(list as number[])].sort((a, b) => a - b));
-  });
+      const ok =
+        Array.isArray(list) &&
+        list.length > 0 &&
+        list.every((item) => Number.isInteger(item) && item >= min && item <= max);
+      if (!ok) {
+        check.addIssue({ code: 'custom', message: `a non-empty list of ${what} (${min} to ${max})` });
+        return z.NEVER;
+      }
+      // Stored as the reference stores it, sorted and without repeats.
+      return JSON.stringify([...new Set(list as number[])].sort((a, b) => a - b));
+    });
 }
 
 const minute = z
-  .union([z.string().regex(/^\d{1,2}$/), z.number().int()])
+  .union([z.string().regex(/^\d{1,2}$/), z.number().int().min(0).max(59)])
   .transform((value) => Number(value))
   .refine((value) => value >= 0 && value <= 59, { message: 'the minute of the hour, 0 to 59' })
   .transform(String);
@@ -56,6 +58,8 @@ const zone = z
   .string()
   .max(100)
   .transform((value, check) => {
+    // Empty: the user's zone, as the reference stores it.
+    if (value === '') return '';
     const known = ianaZone(value);
     if (!known) {
       check.addIssue({ code: 'custom', message: 'an IANA time zone such as Asia/Tokyo' });
@@ -70,7 +74,7 @@ export const backgroundSchedule = z
     Name: text({ max: 1024 }).optional(),
     ScheduleType: z.enum(scheduleTypes),
     /** Absent or empty: Service.TimeZoneDefault, as the reference's Parameters.Service.TimeZoneDefault. */
-    ScheduleTimeZoneId: z.union([z.literal(''), zone]).optional(),
+    ScheduleTimeZoneId: zone.optional(),
     ScheduleHourlyTime: minute.optional(),
     ScheduleDailyTime: hhmm.optional(),
     ScheduleWeeklyWeek: intList(1, 7, 'days of the week, 1 Sunday to 7 Saturday').optional(),
@@ -100,7 +104,7 @@ const flag = z
   .union([z.boolean(), z.number().int().min(0).max(1)])
   .transform((value) => value === true || value === 1);
 /** The site conditions a ServerScript carries: a background script's are all false, as the reference writes them. */
-const off = z.union([z.literal(false), z.literal(0)]).transform(() => false);
+const off = z.union([z.literal(false), z.number().int().min(0).max(0)]).transform(() => false);
 const siteConditions = [
   'WhenloadingSiteSettings',
   'WhenViewProcessing',
