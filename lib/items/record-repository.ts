@@ -55,9 +55,15 @@ export async function insertRecord(
   extra: readonly TransactItem[] = [],
   claim?: TransactItem,
 ): Promise<void> {
-  const item = fromRecord(record);
+  const items = [...newRecordWrites(record, fromRecord(record)), ...extra];
+  if (claim) items.push(claim);
+  await write(items, 'site', claim ? items.length - 1 : undefined);
+}
+
+/** The writes that put `item` (the record's stored form) into its live site as a new record and count it. */
+function newRecordWrites(record: ItemRecord, item: Record<string, unknown>): TransactItem[] {
   assertItemSize(item);
-  const items: TransactItem[] = [
+  return [
     {
       ConditionCheck: {
         TableName: table(),
@@ -69,10 +75,7 @@ export async function insertRecord(
     count(record, 1),
     statusCount(record, 1),
     ...permissionRowWrites(undefined, record),
-    ...extra,
   ];
-  if (claim) items.push(claim);
-  await write(items, 'site', claim ? items.length - 1 : undefined);
 }
 
 /**
@@ -198,25 +201,7 @@ function deletion(record: ItemRecord, deleter?: number): TransactItem[] {
  * the INSERT for the Items stream's consumers: notifications send no create notice for it.
  */
 export async function restoreRecord(record: ItemRecord, extra: readonly TransactItem[]): Promise<void> {
-  const item = { ...fromRecord(record), Restored: true };
-  assertItemSize(item);
-  await write(
-    [
-      {
-        ConditionCheck: {
-          TableName: table(),
-          Key: itemKeys.item(record.tenantId, record.siteId),
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(Deleting)',
-        },
-      },
-      { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-      count(record, 1),
-      statusCount(record, 1),
-      ...permissionRowWrites(undefined, record),
-      ...extra,
-    ],
-    'site',
-  );
+  await write([...newRecordWrites(record, { ...fromRecord(record), Restored: true }), ...extra], 'site');
 }
 
 /**
