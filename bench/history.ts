@@ -6,7 +6,7 @@ import { ensureTables } from '../local/bootstrap';
 import { startDynamoDbLocal } from '../local/dynamodb-local';
 import { administrator } from './administrator';
 import type { Verdict } from './report';
-import { median, percentile, round } from './stats';
+import { round, type Timing, timed, timing } from './stats';
 
 /**
  * Issue 28's first two figures, in process (the domain functions against DynamoDB Local, no HTTP): (a) the
@@ -25,22 +25,6 @@ export interface HistoryResult {
   readonly getsEach: number;
   readonly getNoHistory: Timing;
   readonly getThousandVersions: Timing;
-}
-
-interface Timing {
-  readonly p50Ms: number;
-  readonly p90Ms: number;
-}
-
-const timing = (times: readonly number[]): Timing => ({
-  p50Ms: round(median(times), 2),
-  p90Ms: round(percentile(times, 90), 2),
-});
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await work();
-  return performance.now() - started;
 }
 
 export async function benchHistory(updates = 300, versions = 1_000, gets = 300): Promise<HistoryResult> {

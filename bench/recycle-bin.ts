@@ -11,7 +11,7 @@ import { startDynamoDbLocal } from '../local/dynamodb-local';
 import { startS3Local } from '../local/s3-local';
 import { administrator } from './administrator';
 import type { Verdict } from './report';
-import { median, percentile, round } from './stats';
+import { type Timing, timed, timing } from './stats';
 
 /**
  * Issue 28's third figure, in process (the domain functions against DynamoDB Local and s3rver, no HTTP):
@@ -28,22 +28,6 @@ export interface RecycleBinResult {
   readonly restore: Timing;
   readonly get: Timing;
   readonly deleteToBin: Timing;
-}
-
-interface Timing {
-  readonly p50Ms: number;
-  readonly p90Ms: number;
-}
-
-const timing = (times: readonly number[]): Timing => ({
-  p50Ms: round(median(times), 2),
-  p90Ms: round(percentile(times, 90), 2),
-});
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await work();
-  return performance.now() - started;
 }
 
 export async function benchRecycleBin(runs = 40, attachments = 10): Promise<RecycleBinResult> {

@@ -7,7 +7,7 @@ import { createSite, updateSite } from '../lib/sites/sites';
 import { ensureTables } from '../local/bootstrap';
 import { startDynamoDbLocal } from '../local/dynamodb-local';
 import { administrator } from './administrator';
-import { median, percentile, round } from './stats';
+import { median, round, type Timing, timed, timing } from './stats';
 
 /**
  * Issue 27's write figures, in process (the domain functions against DynamoDB Local, no HTTP): (a) a
@@ -34,24 +34,8 @@ export interface ScriptWritesResult {
   readonly chainRecordsExpected: number;
 }
 
-interface Timing {
-  readonly p50Ms: number;
-  readonly p90Ms: number;
-}
-
-const timing = (times: readonly number[]): Timing => ({
-  p50Ms: round(median(times), 2),
-  p90Ms: round(percentile(times, 90), 2),
-});
-
 const event = { rawQueryString: '', requestContext: { http: { method: 'POST' } } };
 const principal = administrator;
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await work();
-  return performance.now() - started;
-}
 
 const table = async (title: string, ServerScripts: object[] = []) =>
   Number(

@@ -15,3 +15,21 @@ export function round(value: number, digits = 1): number {
   const scale = 10 ** digits;
   return Math.round(value * scale) / scale;
 }
+
+/** A figure's p50 and p90 in ms, to two decimals. */
+export interface Timing {
+  readonly p50Ms: number;
+  readonly p90Ms: number;
+}
+
+export const timing = (times: readonly number[]): Timing => ({
+  p50Ms: round(median(times), 2),
+  p90Ms: round(percentile(times, 90), 2),
+});
+
+/** How long `work` took, in ms. */
+export async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
