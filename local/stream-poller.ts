@@ -77,6 +77,8 @@ interface ShardState {
   done: boolean;
   /** When an idle shard is read again (epoch ms): later than the poll interval when reading it is dear. */
   dueAt?: number;
+  /** How often a write of this process woke the shard: a wake during a read keeps its answer from resting. */
+  wakes: number;
 }
 
 /**
@@ -178,6 +180,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
           parentId: start.parentId,
           lastSequence: start.after,
           done: start.done,
+          wakes: 0,
         });
       }
       return states;
@@ -193,6 +196,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
         parentId: shard.ParentShardId,
         lastSequence: undefined,
         done: latest && closed,
+        wakes: 0,
       });
     }
     return states;
@@ -208,6 +212,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
         parentId: shard.ParentShardId,
         lastSequence: undefined,
         done: false,
+        wakes: 0,
       });
     }
   }
@@ -275,6 +280,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     state.iterator ??= await resumeIterator(streamArn, id, state);
     let answer: GetRecordsCommandOutput;
     const started = Date.now();
+    const wakes = state.wakes;
     try {
       answer = await streams.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: batchSize }));
     } catch (error) {
@@ -290,7 +296,9 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       throw error;
     }
     const records = answer.Records ?? [];
-    state.dueAt = records.length > 0 ? undefined : started + idleDelayMs(Date.now() - started, interval);
+    // A write woken while the read was in flight may have come after the read looked: read again at once.
+    const rests = records.length === 0 && state.wakes === wakes;
+    state.dueAt = rests ? started + idleDelayMs(Date.now() - started, interval) : undefined;
     const outcome = records.length > 0 ? await handleBatch(subscription, streamArn, records) : undefined;
     if (outcome && !outcome.settled) {
       // Stopping mid-retry: what was settled stays settled; the rest is read again from there.
@@ -349,7 +357,10 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   const stopWaking = options.wakeOn?.((tables) => {
     for (const table of tables) {
       for (const states of shardsOf.get(table) ?? [])
-        for (const state of states.values()) state.dueAt = undefined;
+        for (const state of states.values()) {
+          state.dueAt = undefined;
+          state.wakes += 1;
+        }
     }
   });
   const loops = await Promise.all(

@@ -7,6 +7,7 @@ import {
   type AttributeValue as SdkAttributeValue,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient, GetRecordsCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dynamoDbClientConfig } from '../../lib/storage/clients';
@@ -222,6 +223,69 @@ describe('local/stream-poller', () => {
       } finally {
         await quiet.poller.stop();
         await busy.poller.stop();
+      }
+    });
+  });
+
+  describe('a write woken while a read is in flight', () => {
+    it('is read at once after that read, which looked before the write, rather than after its rest', async () => {
+      const name = `woken-${randomBytes(4).toString('hex')}`;
+      await createStreamTable(client, name);
+      const records: DynamoDBRecord[] = [];
+      let wake: (tables: readonly string[]) => void = () => undefined;
+      // The fault: one GetRecords of the table answers only once the write below has been made and woken,
+      // and late enough (over 250 ms) that its empty answer would rest the shard for 50 times as long.
+      let release: () => void = () => undefined;
+      let gate: Promise<void> | undefined = new Promise((resolve) => {
+        release = resolve;
+      });
+      let caught: () => void = () => undefined;
+      const inFlight = new Promise<void>((resolve) => {
+        caught = resolve;
+      });
+      const send = DynamoDBStreamsClient.prototype.send;
+      const spy = vi.spyOn(DynamoDBStreamsClient.prototype, 'send').mockImplementation(async function (
+        this: DynamoDBStreamsClient,
+        command: unknown,
+      ) {
+        const answer = await (send as (command: unknown) => Promise<unknown>).call(this, command);
+        const read = command instanceof GetRecordsCommand ? command.input.ShardIterator : undefined;
+        if (gate && read?.includes(name)) {
+          const held = gate;
+          gate = undefined;
+          caught();
+          await held;
+        }
+        return answer;
+      } as never);
+      const poller = await startStreamPoller({
+        subscriptions: [{ tableName: name, handler: async (event) => records.push(...event.Records) }],
+        pollIntervalMs: 100,
+        log: () => undefined,
+        wakeOn: (listener) => {
+          wake = listener;
+          return () => undefined;
+        },
+      });
+      try {
+        await inFlight;
+        await client.send(new PutItemCommand({ TableName: name, Item: { pk: { S: 'during-read' } } }));
+        wake([name]);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        release();
+        const released = Date.now();
+        await vi.waitFor(
+          () => expect(records.map((record) => record.dynamodb?.Keys?.pk?.S)).toContain('during-read'),
+          {
+            timeout: 5000,
+            interval: 20,
+          },
+        );
+        // Resting on the held read would have taken at least 50 × 300 ms.
+        expect(Date.now() - released).toBeLessThan(5000);
+      } finally {
+        spy.mockRestore();
+        await poller.stop();
       }
     });
   });
