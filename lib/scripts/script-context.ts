@@ -55,18 +55,12 @@ export function contextOf(request: RequestFacts, site: Site, recordTitle: string
   const path = event.rawPath ?? '';
   const url = host ? `${scheme}://${host}${path}${query}` : '';
   return {
-    TenantId: principal.tenantId,
+    ...userFacts(principal),
     SiteId: site.siteId,
     Id: id,
     SiteTitle: site.title,
     RecordTitle: recordTitle,
     ReferenceType: site.referenceType,
-    UserId: principal.userId,
-    LoginId: principal.loginId,
-    DeptId: principal.deptId ?? 0,
-    Language: callerLanguage(principal),
-    TimeZoneInfo: callerZone(principal),
-    HasPrivilege: principal.privileged,
     ApiVersion: apiVersion === undefined ? 1.0 : Number(apiVersion),
     ApiRequestBody: body,
     RequestDataString: body,
@@ -84,6 +78,53 @@ export function contextOf(request: RequestFacts, site: Site, recordTitle: string
     Url: url,
     UrlReferrer: headers.referer ?? null,
     Ajax: (headers['x-requested-with'] ?? '').toLowerCase() === 'xmlhttprequest',
+    Mobile: false,
+  };
+}
+
+/** `context`'s properties of the user a script runs as, whatever runs it (a request, a schedule). */
+export function userFacts(principal: Principal): Record<string, unknown> {
+  return {
+    TenantId: principal.tenantId,
+    UserId: principal.userId,
+    LoginId: principal.loginId,
+    DeptId: principal.deptId ?? 0,
+    Language: callerLanguage(principal),
+    TimeZoneInfo: callerZone(principal),
+    HasPrivilege: principal.privileged,
+  };
+}
+
+/**
+ * `context` of a background script: the reference's job has a user and a tenant but no request and no
+ * site, so SiteId and Id are 0 and the request's parts are empty; `TenantTitle` and `Groups` are asked
+ * for as on a request.
+ */
+export function backgroundContextOf(principal: Principal): Record<string, unknown> {
+  return {
+    ...userFacts(principal),
+    SiteId: 0,
+    Id: 0,
+    SiteTitle: '',
+    RecordTitle: '',
+    ReferenceType: '',
+    ApiVersion: 1.0,
+    ApiRequestBody: '',
+    RequestDataString: '',
+    ContentType: '',
+    HttpMethod: '',
+    Controller: '',
+    Action: '',
+    Query: '',
+    FormStringRaw: '',
+    FormString: '',
+    ControlId: '',
+    ApplicationPath: `${basePath()}/`,
+    AbsoluteUri: '',
+    AbsolutePath: '',
+    Url: '',
+    UrlReferrer: null,
+    Ajax: false,
     Mobile: false,
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getTenant } from '../../lib/accounts/repository';
 import { useClock } from '../../lib/clock';
 import { loadSettings, useSettings } from '../../lib/config/settings';
 import { logger } from '../../lib/log';
@@ -240,7 +241,7 @@ describe('POST /api/backgroundscripts/update', () => {
 });
 
 describe('the scheduled run (local/scheduler.ts, functions/background-scripts.ts)', () => {
-  const body = `context.Log(JSON.stringify({ User: context.UserId, Login: context.LoginId, Condition: context.Condition, Site: context.SiteId, Model: model, Twice: twice(21), Read: items.Get(${0}) }));`;
+  const body = `context.Log(JSON.stringify({ User: context.UserId, Login: context.LoginId, Condition: context.Condition, Site: context.SiteId, Language: context.Language, Zone: context.TimeZoneInfo, Privileged: context.HasPrivilege, Tenant: context.TenantTitle, Groups: context.Groups, Url: context.Url, Model: model, Twice: twice(21), Read: items.Get(${0}) }));`;
   const readSite = () => `const found = items.Get(${site}); context.Log('read ' + found.length);`;
 
   it('runs a due script once at its time, as its user, with the Shared scripts before it; not before', async () => {
@@ -261,11 +262,20 @@ describe('the scheduled run (local/scheduler.ts, functions/background-scripts.ts
     clock = Date.parse('2026-03-01T00:10:05Z');
     await tick();
     const [first, second] = scriptLogs(info);
+    const tenantName = (await getTenant(1))?.tenantName;
+    expect(tenantName).toBeTruthy();
     expect(JSON.parse(String(first))).toEqual({
       User: reader.userId,
       Login: reader.loginId,
       Condition: 'BackgroundServerScript',
       Site: 0,
+      // The user set none: Service.DefaultLanguage and Service.TimeZoneDefault (UTC here).
+      Language: 'ja',
+      Zone: 'UTC',
+      Privileged: false,
+      Tenant: tenantName,
+      Groups: [],
+      Url: '',
       Model: {},
       Twice: 42,
       Read: [],

@@ -9,6 +9,7 @@ import type { ServerScript } from '../../sites/site-scripts';
 import type { hostCalls } from '../host-calls';
 import { recordScripts } from '../record-hooks';
 import { BACKGROUND, RequestScripts, type ScriptRequest } from '../runner';
+import { backgroundContextOf } from '../script-context';
 import type { BackgroundScript } from './config';
 import { nextScriptRun } from './schedule';
 import { claimRun, dueRuns, getScripts, type RunRow, recordRun } from './store';
@@ -87,7 +88,11 @@ async function runClaimed(
   const outcome = await new RequestScripts(request, recordScripts, answering).runBackground(
     script as ServerScript,
     shared,
-    backgroundContext(principal),
+    {
+      ...backgroundContextOf(principal),
+      Condition: BACKGROUND,
+      ServerScript: { ScriptDepth: 0, OnTesting: false },
+    },
   );
   if (outcome.kind === 'failed') {
     await recordRun(row, 'Failed', outcome.reason);
@@ -107,26 +112,4 @@ export async function executionUser(tenantId: number, userId: number): Promise<P
   if (!user || user.tenantId !== tenantId || user.disabled) return undefined;
   const timeZone = user.timeZone ?? (await getTenant(tenantId))?.timeZone;
   return { ...principalOf(user, 'apiKey'), ...(timeZone && { timeZone }) };
-}
-
-/**
- * `context` of a background script: the reference's job has no request and no site, so SiteId and Id are
- * 0 and the request's parts are empty.
- */
-function backgroundContext(principal: Principal): Record<string, unknown> {
-  return {
-    Query: '',
-    UserId: principal.userId,
-    LoginId: principal.loginId,
-    DeptId: principal.deptId ?? 0,
-    TenantId: principal.tenantId,
-    SiteId: 0,
-    Id: 0,
-    HttpMethod: '',
-    Controller: '',
-    Action: '',
-    ApiVersion: 1.0,
-    Condition: BACKGROUND,
-    ServerScript: { ScriptDepth: 0, OnTesting: false },
-  };
 }
