@@ -195,30 +195,35 @@ describe('POST /api/BackgroundTasks/{siteId}/Import', () => {
     ],
   ];
 
-  it.each(crashes)('resumes a worker killed %s, writing every row exactly once', async (_, crash) => {
-    const site = await table(`Background crash ${_}`);
-    const guid = await upload(site, rows(2500));
-    const taskId = String((await start(site, { Guid: guid })).body.TaskId);
-    await runStep(taskId); // start: checked and staged
-    await runStep(taskId); // page 0
-    await crash(taskId);
-    (importTask as { page: TaskKind['page'] }).page = originalPage;
-    expect((await taskOf(taskId)).body.Response).toMatchObject({ Status: 'Running', Done: 1000 });
-    await runToEnd(taskId);
-    expect((await taskOf(taskId)).body.Response).toMatchObject({
-      Status: 'Completed',
-      Done: 2500,
-      Added: 2500,
-    });
-    // The stored count and the records themselves.
-    expect(await totalCount(site)).toBe(2500);
-    expect((await queryKeys(recordKeysOf(1, site))).length).toBe(2500);
-    const one = await call(stack.url, `/api/items/${site}/get`, {
-      ApiKey: admin,
-      View: { ColumnFilterHash: { ClassA: 'c1500' }, ColumnFilterSearchTypes: { ClassA: 'ExactMatch' } },
-    });
-    expect((one.body.Response as { TotalCount: number }).TotalCount).toBe(1);
-  });
+  it.each(crashes)(
+    'resumes a worker killed %s, writing every row exactly once',
+    async (_, crash) => {
+      const site = await table(`Background crash ${_}`);
+      const guid = await upload(site, rows(2500));
+      const taskId = String((await start(site, { Guid: guid })).body.TaskId);
+      await runStep(taskId); // start: checked and staged
+      await runStep(taskId); // page 0
+      await crash(taskId);
+      (importTask as { page: TaskKind['page'] }).page = originalPage;
+      expect((await taskOf(taskId)).body.Response).toMatchObject({ Status: 'Running', Done: 1000 });
+      await runToEnd(taskId);
+      expect((await taskOf(taskId)).body.Response).toMatchObject({
+        Status: 'Completed',
+        Done: 2500,
+        Added: 2500,
+      });
+      // The stored count and the records themselves.
+      expect(await totalCount(site)).toBe(2500);
+      expect((await queryKeys(recordKeysOf(1, site))).length).toBe(2500);
+      const one = await call(stack.url, `/api/items/${site}/get`, {
+        ApiKey: admin,
+        View: { ColumnFilterHash: { ClassA: 'c1500' }, ColumnFilterSearchTypes: { ClassA: 'ExactMatch' } },
+      });
+      expect((one.body.Response as { TotalCount: number }).TotalCount).toBe(1);
+      // 3.5 s alone; the whole suite's load once made it ten times as long.
+    },
+    90_000,
+  );
 });
 
 describe('background import permissions', () => {
