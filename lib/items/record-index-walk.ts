@@ -111,30 +111,40 @@ export async function walkRecent(
   let itemsRead = 0;
   let exhausted = false;
   let last: string | undefined;
-  while (matches.length < wanted && !exhausted) {
-    // Enough keys for what is still wanted, at least a small batch, at most one BatchGetItem.
-    const batch: Entry[] = [];
-    const size = Math.max(10, Math.min(100, wanted - matches.length));
-    while (batch.length < size) {
-      const next = await nextEntry(partitions);
-      if (!next) {
-        exhausted = true;
-        break;
+  walk: while (matches.length < wanted && !exhausted) {
+    // Enough keys for what is still wanted, at least a small batch, at most one BatchGetItem each; while
+    // several batches' worth is wanted (an aggregate, an export), LANES of them are read at once.
+    const remaining = wanted - matches.length;
+    const size = Math.max(10, Math.min(BATCH, remaining));
+    const lanes = Math.max(1, Math.min(LANES, Math.ceil(remaining / BATCH)));
+    const batches: Entry[][] = [];
+    while (batches.length < lanes && !exhausted) {
+      const batch: Entry[] = [];
+      while (batch.length < size) {
+        const next = await nextEntry(partitions);
+        if (!next) {
+          exhausted = true;
+          break;
+        }
+        batch.push(next);
       }
-      batch.push(next);
+      if (batch.length > 0) batches.push(batch);
     }
-    const records = await recordsByKeys(batch.map((entry) => entry.key));
-    itemsRead += records.length;
-    const byKey = new Map(records.map((record) => [record.recordId, record]));
-    // The batch in index order: a record changed since the index was read is judged by its item.
-    for (const entry of batch) {
-      if (matches.length >= wanted) {
-        exhausted = false;
-        break;
+    const fetched = await Promise.all(batches.map((batch) => recordsByKeys(batch.map((entry) => entry.key))));
+    for (const [at, batch] of batches.entries()) {
+      const records = fetched[at] ?? [];
+      itemsRead += records.length;
+      const byKey = new Map(records.map((record) => [record.recordId, record]));
+      // The batch in index order: a record changed since the index was read is judged by its item.
+      for (const entry of batch) {
+        if (matches.length >= wanted) {
+          exhausted = false;
+          break walk;
+        }
+        last = entry.recent;
+        const record = byKey.get(Number(entry.key.pk.slice(entry.key.pk.lastIndexOf('#') + 1)));
+        if (record && filter(record)) matches.push(record);
       }
-      last = entry.recent;
-      const record = byKey.get(Number(entry.key.pk.slice(entry.key.pk.lastIndexOf('#') + 1)));
-      if (record && filter(record)) matches.push(record);
     }
   }
   return {
@@ -145,6 +155,14 @@ export async function walkRecent(
     itemsRead,
   };
 }
+
+/** Keys in one BatchGetItem (its limit). */
+const BATCH = 100;
+/**
+ * BatchGetItems in flight at once when the walk wants every record: a Sum over 20,000 records made 202 of
+ * them one after another. Four keep a Lambda's memory bounded (at most 4 × 16 MB of answers).
+ */
+const LANES = 4;
 
 /** The next entry in the merged order of the partitions. */
 async function nextEntry(partitions: readonly Partition[]): Promise<Entry | undefined> {
