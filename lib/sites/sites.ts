@@ -22,6 +22,8 @@ export async function createSite(
   principal: Principal,
   parentId: number,
   input: z.infer<typeof siteCreateRequest>,
+  /** An id reserved beforehand with nextItemId (a server script's create held for the save it precedes). */
+  reservedId?: number,
 ): Promise<Outcome> {
   refuseUnappliedSettings(input.SiteSettings);
   await requireContainer(principal, parentId);
@@ -31,7 +33,7 @@ export async function createSite(
   await checkPermissionEntries(principal, input.Permissions ?? []);
   const { tenantId } = principal;
   const siteSettings = await storedSiteSettings(tenantId, input.ReferenceType, 0, input.SiteSettings ?? {});
-  const siteId = await nextItemId();
+  const siteId = reservedId ?? (await nextItemId());
   const time = now();
   const site: Site = {
     siteId,

@@ -87,6 +87,35 @@ describe('a Before condition’s writes', () => {
     expect(JSON.parse(String(answers))).toEqual([true, true, true, 1, true, 0]);
   });
 
+  it.each([
+    ['with a save that succeeds', 'kept', 200],
+    ['and no site with a save refused by context.Error', 'refuse', 400],
+  ])('create a site under the id the script was given, %s', async (_case, title, status) => {
+    const folder = await createSite(stack.url, admin, 0, { ReferenceType: 'Sites', Title: 'held sites' });
+    const site = await scripted([
+      {
+        Body: `const s = items.NewSite('Results'); s.Title = 'site of ' + model.Title;
+               model.NumA = s.Create(${folder}) ? s.SiteId : -1;
+               if (model.Title === 'refuse') context.Error('refused by the script');`,
+        BeforeCreate: true,
+      },
+    ]);
+    const created = await post(`/api/items/${site}/create`, { ApiKey: admin, Title: title });
+    expect(created.body.StatusCode, created.text).toBe(status);
+    const children = await post(`/api/items/${folder}/childsites`, { ApiKey: admin });
+    const shown = ((children.body.Response as { Data?: { SiteId: number; Title: string }[] }).Data ?? []).map(
+      (child) => [child.SiteId, child.Title],
+    );
+    if (status !== 200) {
+      expect(shown).toEqual([]);
+      return;
+    }
+    const [saved] = await rows(Number(created.body.Id));
+    const reserved = (saved?.NumHash as Record<string, number> | undefined)?.NumA;
+    expect(reserved).toBeGreaterThan(0);
+    expect(shown).toEqual([[reserved, 'site of kept']]);
+  });
+
   it('answers false at once for what can be checked before the save', async () => {
     const T = await table({ Permissions: [] });
     const site = await scripted([

@@ -98,8 +98,9 @@ async function create(context: ScriptCallContext, siteId: number, argument: unkn
   const writer = model ? context.principal : await writerOf(context, body);
   const site = siteId === 0 ? undefined : await siteInTenant(writer, siteId);
   if (!site || site.referenceType === 'Sites') {
-    const id = await createSiteBy(context, writer, siteId, body, model);
-    return { Model: model && id !== undefined ? await savedModel(writer, id) : undefined };
+    const { id, held } = await createSiteBy(context, writer, siteId, body, model);
+    if (!model) return { Model: undefined };
+    return { Model: held ? { SiteId: id } : await savedModel(writer, id) };
   }
   requireRecordHolder(site);
   await requireCreator(writer, site);

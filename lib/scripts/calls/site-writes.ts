@@ -4,6 +4,7 @@ import { Permission, requirePermission } from '../../sites/permissions';
 import { requireContainer } from '../../sites/rules';
 import { siteCreateRequest, siteUpdateRequest } from '../../sites/schemas';
 import { createSite, deleteSite, updateSite } from '../../sites/sites';
+import { nextItemId } from '../../sites/store';
 import type { ScriptCallContext } from '../host-calls';
 import type { FlatModel } from '../model';
 import { parsed, siteBodyOf } from './write-input';
@@ -15,19 +16,23 @@ import { parsed, siteBodyOf } from './write-input';
  * (lib/scripts/calls/item-writes.ts), after the checks that can be made first.
  */
 
-/** The new site's id; undefined when held, since createsite draws its id itself when it runs. */
+/**
+ * The new site's id. Held, the id is reserved now and the site is created under it with the save, as a
+ * held record create's is, so that the script can read `m.SiteId` (it cannot read the site itself yet).
+ */
 export async function createSiteBy(
   context: ScriptCallContext,
   writer: Principal,
   parentId: number,
   body: Record<string, unknown>,
   model: FlatModel | undefined,
-): Promise<number | undefined> {
+): Promise<{ id: number; held: boolean }> {
   const input = parsed(siteCreateRequest, model ? siteBodyOf(model) : body);
-  if (!context.hold) return (await createSite(writer, parentId, input)).id;
+  if (!context.hold) return { id: (await createSite(writer, parentId, input)).id, held: false };
   await requireContainer(writer, parentId);
-  context.hold(() => createSite(writer, parentId, input).then(() => undefined));
-  return undefined;
+  const id = await nextItemId();
+  context.hold(() => createSite(writer, parentId, input, id).then(() => undefined));
+  return { id, held: true };
 }
 
 export async function updateSiteBy(
