@@ -182,7 +182,7 @@ export class RequestScripts {
       get deadline() {
         return deadlineFrom(Date.now());
       },
-      hold,
+      hold: hold && ((write) => hold(this.kept(write, where, nameOf(scripts[running] as ServerScript)))),
       nested: (action, id, { writer, body } = {}) =>
         this.nested({
           ...this.request,
@@ -227,6 +227,27 @@ export class RequestScripts {
       Condition: condition,
       ServerScript: { ScriptDepth: this.depth, OnTesting: false },
     };
+  }
+
+  /**
+   * A held write that fails once its save is applied cannot change the script's answer any more: the save
+   * stands (lib/scripts/record-hooks.ts logs it), and the site's managers find it with the script errors.
+   */
+  private kept(
+    write: () => Promise<void>,
+    where: { siteId: number; condition: string },
+    script: string,
+  ): () => Promise<void> {
+    return () =>
+      write().catch(async (error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        await recordScriptError(this.request.principal.tenantId, {
+          ...where,
+          script,
+          reason: `server script "${script}" (site ${where.siteId}, ${where.condition}): a write held for the save failed when applied: ${why}`,
+        });
+        throw error;
+      });
   }
 
   private async failed(

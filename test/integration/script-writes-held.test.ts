@@ -116,6 +116,32 @@ describe('a Before condition’s writes', () => {
     expect(shown).toEqual([[reserved, 'site of kept']]);
   });
 
+  it('keep the save when one fails as it is applied, and show the failure in the script errors', async () => {
+    const T = await scripted([]);
+    const site = await scripted([
+      {
+        Name: 'twice',
+        Body: `const row = (title) => JSON.stringify({ Title: title, ClassHash: { ClassA: 'same' } });
+               model.DescriptionA = JSON.stringify([items.Create(${T}, row('first')), items.Create(${T}, row('second'))]);`,
+        BeforeCreate: true,
+      },
+    ]);
+    const id = await createRecord(stack.url, admin, site, { Title: 'saved' });
+    const [saved] = await rows(id);
+    // Both were checked and answered at once; the second's NoDuplication conflict shows only when applied.
+    expect((saved?.DescriptionHash as Record<string, string> | undefined)?.DescriptionA).toBe('[true,true]');
+    expect(await titles(T)).toEqual(['first']);
+    const errors = await post(`/api/items/${site}/scripterrors/get`, { ApiKey: admin });
+    expect(errors.body.StatusCode, errors.text).toBe(200);
+    expect((errors.body.Response as { Errors: unknown[] }).Errors).toEqual([
+      expect.objectContaining({
+        Condition: 'BeforeCreate',
+        Script: 'twice',
+        Reason: expect.stringContaining('a write held for the save failed when applied'),
+      }),
+    ]);
+  });
+
   it('answers false at once for what can be checked before the save', async () => {
     const T = await table({ Permissions: [] });
     const site = await scripted([
