@@ -31,9 +31,11 @@ export const itemsChildsites = {
   method: 'POST',
   path: '/api/items/{id}/childsites',
   handler: 'items-childsites',
-  tables: itemsRead,
-  summary: "The sites under a folder (0: the top level) that the caller can read (Kiroku's addition)",
-  request: accounts.emptyRequest,
+  // The recycle bin: TableType Deleted lists the sites deleted under the folder.
+  tables: { ...itemsRead, recycleBin: 'read' },
+  summary:
+    "The sites under a folder (0: the top level) that the caller can read, or with TableType Deleted those deleted there that the caller may restore (Kiroku's addition)",
+  request: sites.childSitesRequest,
   response: sites.childSitesResponse,
 } as const satisfies Route;
 

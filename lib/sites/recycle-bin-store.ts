@@ -25,6 +25,7 @@ const table = () => tableName('recycleBin');
 const padded = (id: number) => String(id).padStart(15, '0');
 const sitePk = (tenantId: number, siteId: number) => `T${tenantId}#S#${siteId}`;
 const RECORD = 'R#';
+const CHILD = 'C#';
 
 export const binKeys = {
   record: (tenantId: number, siteId: number, recordId: number) => ({
@@ -33,6 +34,11 @@ export const binKeys = {
   }),
   site: (tenantId: number, siteId: number) => ({ pk: sitePk(tenantId, siteId), sk: 'SITE' }),
   locator: (tenantId: number, id: number) => ({ pk: `T${tenantId}#ID#${id}`, sk: 'BIN' }),
+  /** A deleted site's mark under its parent (0: the top level): what a folder's bin lists. */
+  child: (tenantId: number, parentId: number, siteId: number) => ({
+    pk: sitePk(tenantId, parentId),
+    sk: `${CHILD}${padded(siteId)}`,
+  }),
 };
 
 /** The Items table's index keys: an entry is found by its own keys, never by those indexes. */
@@ -86,8 +92,22 @@ export function binItems(item: Record<string, unknown>, binning: Binning = {}): 
     SiteId: siteId,
     ...marks,
   };
-  return [entry, locator];
+  if (!isDeletedRoot(entry)) return [entry, locator];
+  // The site the deletion named is restorable from its parent's bin, which lists it by this mark.
+  const child = {
+    ...binKeys.child(tenantId, Number(item.ParentId), id),
+    Kind: 'binnedSite',
+    SiteId: id,
+    ...marks,
+  };
+  return [entry, locator, child];
 }
+
+/** A site entry of the site a `deletesite` named (not one of its subtree): the one a restore takes. */
+const isDeletedRoot = (entry: Record<string, unknown>) =>
+  entry.Kind === 'site' &&
+  entry.SiteDeletion !== undefined &&
+  Number(entry.SiteDeletion) === Number(entry.SiteId);
 
 /** The transaction parts that bin `item`, with the deletion of it from the Items table. */
 export function binWrites(item: Record<string, unknown>, binning: Binning = {}): TransactItem[] {
@@ -166,7 +186,33 @@ export function unbinWrites(entry: Record<string, unknown>): TransactItem[] {
       },
     },
     { Delete: { TableName: table(), Key: binKeys.locator(tenantId, id) } },
+    ...(isDeletedRoot(entry)
+      ? [{ Delete: { TableName: table(), Key: binKeys.child(tenantId, Number(entry.ParentId), id) } }]
+      : []),
   ];
+}
+
+/**
+ * The entries of the sites deleted directly under `parentId` (0: the top level) by a `deletesite` that
+ * named them, in id order, those not expired: a folder's bin.
+ */
+export async function deletedChildEntries(
+  tenantId: number,
+  parentId: number,
+): Promise<Record<string, unknown>[]> {
+  const entries: Record<string, unknown>[] = [];
+  for await (const mark of queryAll({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': sitePk(tenantId, parentId), ':prefix': CHILD },
+    ConsistentRead: true,
+  })) {
+    if (!live(mark)) continue;
+    const entry = await siteEntry(tenantId, Number(mark.SiteId));
+    // A mark left behind (its entry replaced by a later deletion elsewhere) lists nothing.
+    if (entry && isDeletedRoot(entry) && Number(entry.ParentId) === parentId) entries.push(entry);
+  }
+  return entries;
 }
 
 /** Whether the bin still holds the record (expired or not): its files and history must then stay. */

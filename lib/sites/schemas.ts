@@ -74,6 +74,16 @@ export const siteResponse = z.object({
   Response: z.object({ Data: siteSchema }),
 });
 
+export const childSitesRequest = z
+  .object({
+    ...apiRequest,
+    TableType: z.enum(['Normal', 'Deleted']).optional().meta({
+      description:
+        'Normal (the default): the current sites; Deleted: the sites deleted directly under it that the caller may restore',
+    }),
+  })
+  .meta({ id: 'ChildSitesRequest' });
+
 export const childSitesResponse = z.object({
   StatusCode: z.literal(200),
   Response: z.object({
@@ -86,6 +96,11 @@ export const childSitesResponse = z.object({
           ReferenceType: z.enum(referenceTypes),
           SiteName: z.string().optional(),
           Permission: z.number().int().meta({ description: "The caller's permission bits on the site" }),
+          DeletedTime: z
+            .string()
+            .optional()
+            .meta({ description: 'TableType Deleted: when it was deleted, in the caller’s time zone' }),
+          Deleter: z.number().int().optional().meta({ description: 'TableType Deleted: who deleted it' }),
         })
         .meta({ id: 'ChildSite' }),
     ),

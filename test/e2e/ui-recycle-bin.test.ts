@@ -8,7 +8,8 @@ import { type Stack, startStack } from '../fixtures/stack';
 
 /**
  * A table's recycle bin in the browser (issue 28): its deleted records, restored with a button by those
- * who may delete in the table, only listed for readers; at 360 px and checked by axe-core.
+ * who may delete in the table, only listed for readers; a folder's, with the sites deleted in it; at
+ * 360 px and checked by axe-core.
  */
 
 let stack: Stack;
@@ -86,6 +87,40 @@ describe('the recycle bin', () => {
     expect(await page.locator('.recycle-bin button').textContent()).toBe('復元');
     expect(await overflow()).toBeLessThanOrEqual(360);
     expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
+  it("lists a folder's deleted table and restores it with its records", async () => {
+    const folder = await createSite(stack.url, accounts.admin.apiKey, 0, { Title: 'Field notes' });
+    const table = await createSite(stack.url, accounts.admin.apiKey, folder, {
+      Title: 'Owls',
+      ReferenceType: 'Results',
+    });
+    const record = await createRecord(stack.url, accounts.admin.apiKey, table, { Title: 'Barn owl' });
+    const page = await loggedInPage(browser, stack.url, accounts.admin, { width: 360, height: 740 });
+    await page.goto(`${stack.url}/#/sites/${folder}`);
+    await page.getByRole('link', { name: 'Owls' }).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete: Owls' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Owls' }).count()).toBe(0);
+    await page.locator('.recycle-bin summary').click();
+    const rows = page.locator('.recycle-bin tbody tr');
+    await expect.poll(() => rows.count()).toBe(1);
+    const cells = await rows
+      .nth(0)
+      .locator('td')
+      .evaluateAll((tds) => tds.map((td) => td.textContent));
+    expect(cells[0]).toBe('OwlsRecord table');
+    expect(cells[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'recycle-bin-folder');
+    await page.getByRole('button', { name: 'Restore: Owls' }).click();
+    await page.getByText('No deleted site is kept here.').waitFor();
+    await page.getByRole('link', { name: 'Owls' }).waitFor();
+    const back = await call(stack.url, `/api/items/${record}/get`, { ApiKey: accounts.admin.apiKey });
+    expect(back.body.StatusCode).toBe(200);
+    expect(pageErrors(page)).toEqual([]);
     await page.context().close();
   }, 60_000);
 });

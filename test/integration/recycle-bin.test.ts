@@ -233,6 +233,87 @@ describe('bulk delete and site delete', () => {
   });
 });
 
+describe("a folder's bin: childsites with TableType Deleted", () => {
+  type Child = { SiteId: number; Title: string; DeletedTime?: string; Deleter?: number };
+  const binOf = async (folder: number, key = admin) => {
+    const answer = await post(`/api/items/${folder}/childsites`, { ApiKey: key, TableType: 'Deleted' });
+    return {
+      status: Number(answer.body.StatusCode),
+      data: (answer.body.Response as { Data?: Child[] })?.Data,
+    };
+  };
+  const idsIn = async (folder: number, key = admin) =>
+    (await binOf(folder, key)).data?.map((child) => child.SiteId);
+
+  it('lists the sites deleted directly under it, with when and by whom, until restored', async () => {
+    const folder = await createSite(stack.url, admin, 0, { Title: 'Bin parent' });
+    const inner = await createSite(stack.url, admin, folder, { Title: 'Bin inner folder' });
+    const table = await createSite(stack.url, admin, inner, {
+      Title: 'Bin inner table',
+      ReferenceType: 'Issues',
+    });
+    const other = await createSite(stack.url, admin, folder, {
+      Title: 'Bin other',
+      ReferenceType: 'Results',
+    });
+    expect(await idsIn(folder)).toEqual([]);
+    await post(`/api/items/${inner}/deletesite`, { ApiKey: admin });
+    await post(`/api/items/${other}/deletesite`, { ApiKey: admin });
+    const { data } = await binOf(folder);
+    // The sites the deletions named, not those deleted with them (the table under the inner folder).
+    expect(data).toEqual([
+      expect.objectContaining({ SiteId: inner, Title: 'Bin inner folder', Deleter: accounts.admin.userId }),
+      expect.objectContaining({ SiteId: other, Title: 'Bin other', Deleter: accounts.admin.userId }),
+    ]);
+    expect(data?.[0]?.DeletedTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+    expect(await idsIn(inner)).toBeUndefined();
+    // A plain childsites read shows neither.
+    const current = await post(`/api/items/${folder}/childsites`, { ApiKey: admin });
+    expect((current.body.Response as { Data: Child[] }).Data).toEqual([]);
+    expect((await restore(inner)).body.StatusCode).toBe(200);
+    expect(await idsIn(folder)).toEqual([other]);
+    expect(await idsIn(inner)).toEqual([]);
+    expect((await post(`/api/items/${table}/getsite`, { ApiKey: admin })).body.StatusCode).toBe(200);
+    // Deleted again after its restore: listed once.
+    await post(`/api/items/${inner}/deletesite`, { ApiKey: admin });
+    expect(await idsIn(folder)).toEqual([inner, other]);
+  });
+
+  it('lists top-level deletions under 0', async () => {
+    const top = await createSite(stack.url, admin, 0, { Title: 'Bin top', ReferenceType: 'Wikis' });
+    await post(`/api/items/${top}/deletesite`, { ApiKey: admin });
+    expect(await idsIn(0)).toContain(top);
+    expect(await idsIn(0, accounts.other.apiKey)).not.toContain(top);
+  });
+
+  it.each([
+    ['a user who may read the folder but not manage the deleted site', 200, () => reader.apiKey, []],
+    // As for the folder's current sites (childsites, getsite).
+    ['a user without Read on the folder', 403, () => stranger.apiKey, undefined],
+    ["another tenant's manager", 404, () => accounts.other.apiKey, undefined],
+  ])('shows %s only what they may restore (%i)', async (_, status, key, shown) => {
+    const folder = await createSite(stack.url, admin, 0, {
+      Title: 'Bin guarded',
+      Permissions: [`User,${reader.userId},1`],
+    });
+    const child = await createSite(stack.url, admin, folder, {
+      Title: 'Bin guarded child',
+      ReferenceType: 'Results',
+    });
+    await post(`/api/items/${child}/deletesite`, { ApiKey: admin });
+    expect(await idsIn(folder)).toEqual([child]);
+    const seen = await binOf(folder, key());
+    expect(seen.status).toBe(status);
+    expect(seen.data?.map((each) => each.SiteId)).toEqual(shown);
+  });
+
+  it('refuses an unknown TableType, naming it', async () => {
+    const answer = await post('/api/items/0/childsites', { ApiKey: admin, TableType: 'History' });
+    expect(answer.body.StatusCode).toBe(400);
+    expect(answer.text).toContain('TableType');
+  });
+});
+
 describe('PhysicalDelete', () => {
   it('purges the selected records, current and already deleted, with their files and history', async () => {
     const live = await recordWithFilesAndHistory();

@@ -89,8 +89,12 @@ export const Permission = {
   ManagePermission: 256,
 } as const;
 
-export async function childSites(parentId: number): Promise<ChildSite[]> {
-  const answer = await post<{ Response: { Data: ChildSite[] } }>(`api/items/${parentId}/childsites`);
+/** The sites under a folder (0: the top level); `Deleted`: those in its recycle bin the caller may restore. */
+export async function childSites(parentId: number, tableType?: 'Deleted'): Promise<ChildSite[]> {
+  const answer = await post<{ Response: { Data: ChildSite[] } }>(
+    `api/items/${parentId}/childsites`,
+    tableType ? { TableType: tableType } : {},
+  );
   return answer.Response.Data;
 }
 

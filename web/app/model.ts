@@ -7,6 +7,9 @@ export interface ChildSite {
   readonly ReferenceType: 'Sites' | 'Issues' | 'Results' | 'Wikis' | 'Dashboards';
   readonly SiteName?: string;
   readonly Permission: number;
+  /** A deleted site's (childsites with TableType Deleted): when, and by whom. */
+  readonly DeletedTime?: string;
+  readonly Deleter?: number;
 }
 
 export interface Site {

@@ -1,5 +1,14 @@
 import { useState } from 'preact/hooks';
-import { childSites, describe, Permission, post, type RecordData, recordId, type Site } from '../api';
+import {
+  type ChildSite,
+  childSites,
+  describe,
+  Permission,
+  post,
+  type RecordData,
+  recordId,
+  type Site,
+} from '../api';
 import { t } from '../i18n';
 import { Loading, Notice } from './common';
 
@@ -81,6 +90,85 @@ export function RecycleBin({ site }: { site: Site }) {
                     </button>
                   </td>
                 )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </details>
+  );
+}
+
+/**
+ * A folder's recycle bin (the top level's too): the sites deleted directly under it that the user may
+ * restore (childsites with TableType Deleted), each with its kind, when it was deleted and Restore, which
+ * brings it back with its subtree and records; `onRestored` then reloads the folder's list.
+ */
+export function SiteRecycleBin({ folderId, onRestored }: { folderId: number; onRestored: () => void }) {
+  const words = t();
+  const [sites, setSites] = useState<readonly ChildSite[]>();
+  const [error, setError] = useState<string>();
+  const [note, setNote] = useState<string>();
+  const load = async () => {
+    setError(undefined);
+    try {
+      setSites(await childSites(folderId, 'Deleted'));
+    } catch (failure) {
+      setError(describe(failure));
+    }
+  };
+  const restore = async (site: ChildSite) => {
+    setNote(undefined);
+    setError(undefined);
+    try {
+      await post(`api/items/${site.SiteId}/restore`);
+      setNote(`${words.restored}: ${site.Title}`);
+      onRestored();
+      await load();
+    } catch (failure) {
+      setError(describe(failure));
+    }
+  };
+  return (
+    <details
+      class="recycle-bin card"
+      onToggle={(event) => (event.currentTarget as HTMLDetailsElement).open && load()}
+    >
+      <summary>
+        <h2>{words.recycleBin}</h2>
+      </summary>
+      <Notice error={error} note={note} />
+      {!sites && !error && <Loading />}
+      {sites && sites.length === 0 && <p class="muted">{words.recycleBinNoSites}</p>}
+      {sites && sites.length > 0 && (
+        <table class="deleted">
+          <thead>
+            <tr>
+              <th scope="col">{words.title}</th>
+              <th scope="col">{words.deletedTime}</th>
+              <th scope="col" class="action">
+                <span class="visually-hidden">{words.restore}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sites.map((site) => (
+              <tr key={site.SiteId}>
+                <td>
+                  {site.Title}
+                  <br />
+                  <span class="muted">{words[site.ReferenceType]}</span>
+                </td>
+                <td>{String(site.DeletedTime ?? '').replace('T', ' ')}</td>
+                <td class="action">
+                  <button
+                    type="button"
+                    aria-label={`${words.restore}: ${site.Title}`}
+                    onClick={() => void restore(site)}
+                  >
+                    {words.restore}
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>

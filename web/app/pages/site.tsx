@@ -18,7 +18,7 @@ import { pageContext, runBrowserScripts } from '../p';
 import { TEMPLATES, templateOf } from '../templates';
 import { Field, Loading, Notice, useAction, useLoad } from './common';
 import { Markdown } from './markdown';
-import { RecycleBin } from './recycle-bin';
+import { RecycleBin, SiteRecycleBin } from './recycle-bin';
 import { TransferButtons } from './transfer';
 
 const TYPES = ['Sites', 'Issues', 'Results', 'Wikis', 'Dashboards'] as const;
@@ -196,6 +196,7 @@ function Folder({ id }: { id: number }) {
           {words.create}
         </button>
       </form>
+      <SiteRecycleBin key={id} folderId={id} onRestored={reload} />
     </>
   );
 }
