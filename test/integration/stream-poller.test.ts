@@ -207,7 +207,8 @@ describe('local/stream-poller', () => {
           }));
           await client.send(new BatchWriteItemCommand({ RequestItems: { [loaded]: items } }));
         }
-        await vi.waitFor(() => expect(busy.records).toHaveLength(count), { timeout: 20_000, interval: 100 });
+        // The load itself is what the whole suite's load slows most (43 s for this test once): its own wait.
+        await vi.waitFor(() => expect(busy.records).toHaveLength(count), { timeout: 60_000, interval: 100 });
         // Idle long enough for the quiet shard to rest between reads, then written to.
         await new Promise((resolve) => setTimeout(resolve, 1500));
         const written = Date.now();
@@ -224,7 +225,7 @@ describe('local/stream-poller', () => {
         await quiet.poller.stop();
         await busy.poller.stop();
       }
-    });
+    }, 120_000);
   });
 
   describe('a write woken while a read is in flight', () => {
