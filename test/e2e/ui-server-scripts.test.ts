@@ -138,6 +138,8 @@ describe('the background scripts page', () => {
     await expect
       .poll(() => page.locator('.run-state strong').first().textContent())
       .toMatch(/^\d{4}-\d\d-\d\dT/);
+    // The list read again after the save (its script has its Id now) keeps the save's message.
+    expect(await page.getByText('The background scripts have been updated.').isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Run now' }).click();
     await page.getByText('The background script will run within a minute.').waitFor();
     const { handler } = await import('../../functions/background-scripts');

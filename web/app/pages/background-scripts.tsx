@@ -21,15 +21,35 @@ import { ScriptErrorList } from './script-errors';
  */
 export function BackgroundScriptsPage() {
   const [loaded, error, reload] = useLoad(readBackgroundScripts, []);
+  // Kept here: a save that changes the list (a new script gets its Id) makes a new Editor for it, and
+  // the save's message must outlive the old one.
+  const [note, setNote] = useState<string>();
   if (error) return <Notice error={error} />;
   if (!loaded) return <Loading />;
-  return <Editor key={JSON.stringify(loaded.scripts)} state={loaded} reload={reload} />;
+  return (
+    <Editor
+      key={JSON.stringify(loaded.scripts)}
+      state={loaded}
+      reload={reload}
+      note={note}
+      setNote={setNote}
+    />
+  );
 }
 
-function Editor({ state, reload }: { state: BackgroundState; reload: () => void }) {
+function Editor({
+  state,
+  reload,
+  note,
+  setNote,
+}: {
+  state: BackgroundState;
+  reload: () => void;
+  note: string | undefined;
+  setNote: (note: string | undefined) => void;
+}) {
   const words = t();
   const [scripts, setScripts] = useState<BackgroundScript[]>(state.scripts);
-  const [note, setNote] = useState<string>();
   const [failure, setFailure] = useState<string>();
   const act = async (action: () => Promise<string>) => {
     setNote(undefined);
