@@ -99,7 +99,8 @@ describe('search kept current through the Items stream', () => {
       Title: 'After-title',
     });
     expect(updated.body.StatusCode).toBe(200);
-    await eventually(() => search('after-title inside', renamed), [id]);
+    // A stream record, then a background task's page: under the whole suite's load once past 10 s.
+    await eventually(() => search('after-title inside', renamed), [id], 30_000);
     expect(await search('before-title', renamed)).toEqual([]);
   });
 
