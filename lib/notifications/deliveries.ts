@@ -1,7 +1,7 @@
 import type { Principal } from '../accounts/principal';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../errors';
+import { BadRequestError } from '../errors';
 import type { Reading } from '../results';
-import { Permission, siteInTenant, sitePermission } from '../sites/permissions';
+import { requireSiteManager } from '../sites/permissions';
 import type { DeliveryRow } from './queue';
 import { deliveryPage, failedDeliveryIds, getDelivery, replayDelivery } from './repository';
 import type { DeliveriesInput, ReplayInput, SecretInput } from './schemas';
@@ -23,7 +23,7 @@ export async function listDeliveries(
   siteId: number,
   input: DeliveriesInput,
 ): Promise<Reading> {
-  await requireManager(principal, siteId);
+  await requireSiteManager(principal, siteId);
   const page = await deliveryPage(principal.tenantId, siteId, {
     ...(input.Status && { status: input.Status }),
     ...(input.Next !== undefined && { after: `D#${deliveryIdOfNext(input.Next)}` }),
@@ -43,7 +43,7 @@ export async function deliverySecret(
   siteId: number,
   input: SecretInput,
 ): Promise<Reading> {
-  await requireManager(principal, siteId);
+  await requireSiteManager(principal, siteId);
   const secret = input.Rotate
     ? await rotateSiteSecret(principal.tenantId, siteId)
     : await siteSecret(principal.tenantId, siteId);
@@ -56,7 +56,7 @@ export async function replayDeliveries(
   siteId: number,
   input: ReplayInput,
 ): Promise<number> {
-  await requireManager(principal, siteId);
+  await requireSiteManager(principal, siteId);
   const { tenantId } = principal;
   const named = input.DeliveryIds !== undefined;
   const ids = input.DeliveryIds ?? (await failedDeliveryIds(tenantId, siteId));
@@ -79,16 +79,6 @@ export async function replayDeliveries(
   }
   const replayed = await Promise.all(rows.map(replayDelivery));
   return replayed.filter(Boolean).length;
-}
-
-/** A site of the caller's tenant that they may read (else 404) and manage (else 403). */
-async function requireManager(principal: Principal, siteId: number): Promise<void> {
-  const site = await siteInTenant(principal, siteId);
-  const bits = await sitePermission(principal, site);
-  if (!(bits & Permission.Read))
-    throw new NotFoundError(`user ${principal.userId} may not read site ${siteId}`);
-  if (!(bits & Permission.ManageSite))
-    throw new ForbiddenError(`user ${principal.userId} lacks ManageSite on site ${siteId} (has ${bits})`);
 }
 
 function deliveryIdOfNext(next: string): string {

@@ -1,10 +1,9 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../accounts/principal';
 import { now } from '../clock';
-import { ForbiddenError, NotFoundError } from '../errors';
 import { logger } from '../log';
 import { itemKeys } from '../sites/keys';
-import { Permission, siteInTenant, sitePermission } from '../sites/permissions';
+import { requireSiteManager } from '../sites/permissions';
 import { dynamo } from '../storage/clients';
 import { isConditionFailure } from '../storage/conditions';
 import { tableName } from '../storage/tables';
@@ -66,12 +65,7 @@ export async function recordScriptError(tenantId: number, error: Omit<ScriptErro
 
 /** The site's last failures, newest first: ManageSite on the site. */
 export async function siteScriptErrors(principal: Principal, siteId: number): Promise<ScriptError[]> {
-  const site = await siteInTenant(principal, siteId);
-  const bits = await sitePermission(principal, site);
-  if (!(bits & Permission.Read))
-    throw new NotFoundError(`user ${principal.userId} may not read site ${siteId}`);
-  if (!(bits & Permission.ManageSite))
-    throw new ForbiddenError(`user ${principal.userId} lacks ManageSite on site ${siteId} (has ${bits})`);
+  await requireSiteManager(principal, siteId);
   return (await stored(principal.tenantId, siteId)).errors.reverse();
 }
 

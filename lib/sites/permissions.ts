@@ -84,6 +84,17 @@ export async function requirePermission(principal: Principal, site: Site, needed
   }
 }
 
+/** A site of the caller's tenant that they may read (else 404) and manage (else 403). */
+export async function requireSiteManager(principal: Principal, siteId: number): Promise<Site> {
+  const site = await siteInTenant(principal, siteId);
+  const bits = await sitePermission(principal, site);
+  if (!(bits & Permission.Read))
+    throw new NotFoundError(`user ${principal.userId} may not read site ${siteId}`);
+  if (!(bits & Permission.ManageSite))
+    throw new ForbiddenError(`user ${principal.userId} lacks ManageSite on site ${siteId} (has ${bits})`);
+  return site;
+}
+
 /** A site of the caller's tenant, or 404: another tenant's ids behave as if they did not exist. */
 export async function siteInTenant(principal: Principal, siteId: number): Promise<Site> {
   const site = await getSite(principal.tenantId, siteId);
