@@ -1,14 +1,6 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import {
-  type ChildSite,
-  childSites,
-  describe,
-  Permission,
-  post,
-  type RecordData,
-  recordId,
-  type Site,
-} from '../api';
+import { childSites, describe, Permission, post, type RecordData, recordId, type Site } from '../api';
 import { t } from '../i18n';
 import { Loading, Notice } from './common';
 
@@ -19,51 +11,23 @@ import { Loading, Notice } from './common';
  */
 export function RecycleBin({ site }: { site: Site }) {
   const words = t();
-  const [records, setRecords] = useState<readonly RecordData[]>();
   const [canRestore, setCanRestore] = useState(false);
-  const [error, setError] = useState<string>();
-  const [note, setNote] = useState<string>();
-  const load = async () => {
-    setError(undefined);
-    try {
-      const [answer, siblings] = await Promise.all([
-        post<{ Response: { Data: RecordData[] } }>(`api/items/${site.SiteId}/get`, {
-          ApiVersion: 1.1,
-          TableType: 'Deleted',
-        }),
-        childSites(site.ParentId),
-      ]);
-      const own = siblings.find((sibling) => sibling.SiteId === site.SiteId);
-      setCanRestore(((own?.Permission ?? 0) & Permission.Delete) !== 0);
-      setRecords(answer.Response.Data);
-    } catch (failure) {
-      setError(describe(failure));
-    }
-  };
-  const restore = async (record: RecordData) => {
-    setNote(undefined);
-    setError(undefined);
-    try {
-      await post(`api/items/${recordId(record)}/restore`);
-      setNote(`${words.restored}: ${record.Title ?? recordId(record)}`);
-      await load();
-    } catch (failure) {
-      setError(describe(failure));
-    }
+  const read = async () => {
+    const [answer, siblings] = await Promise.all([
+      post<{ Response: { Data: RecordData[] } }>(`api/items/${site.SiteId}/get`, {
+        ApiVersion: 1.1,
+        TableType: 'Deleted',
+      }),
+      childSites(site.ParentId),
+    ]);
+    const own = siblings.find((sibling) => sibling.SiteId === site.SiteId);
+    setCanRestore(((own?.Permission ?? 0) & Permission.Delete) !== 0);
+    return answer.Response.Data;
   };
   const when = (time: unknown) => String(time ?? '').replace('T', ' ');
   return (
-    <details
-      class="recycle-bin card"
-      onToggle={(event) => (event.currentTarget as HTMLDetailsElement).open && load()}
-    >
-      <summary>
-        <h2>{words.recycleBin}</h2>
-      </summary>
-      <Notice error={error} note={note} />
-      {!records && !error && <Loading />}
-      {records && records.length === 0 && <p class="muted">{words.recycleBinEmpty}</p>}
-      {records && records.length > 0 && (
+    <Bin read={read} empty={words.recycleBinEmpty}>
+      {(records, restore) => (
         <table class="deleted">
           <thead>
             <tr>
@@ -74,28 +38,26 @@ export function RecycleBin({ site }: { site: Site }) {
             </tr>
           </thead>
           <tbody>
-            {records.map((record) => (
-              <tr key={recordId(record)}>
-                <td>{recordId(record)}</td>
-                <td>{record.Title}</td>
-                <td>{when(record.UpdatedTime)}</td>
-                {canRestore && (
-                  <td>
-                    <button
-                      type="button"
-                      aria-label={`${words.restore}: ${record.Title ?? recordId(record)}`}
-                      onClick={() => void restore(record)}
-                    >
-                      {words.restore}
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
+            {records.map((record) => {
+              const id = recordId(record);
+              const label = record.Title ?? String(id);
+              return (
+                <tr key={id}>
+                  <td>{id}</td>
+                  <td>{record.Title}</td>
+                  <td>{when(record.UpdatedTime)}</td>
+                  {canRestore && (
+                    <td>
+                      <RestoreButton label={label} onClick={() => restore(id, label)} />
+                    </td>
+                  )}
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}
-    </details>
+    </Bin>
   );
 }
 
@@ -106,41 +68,9 @@ export function RecycleBin({ site }: { site: Site }) {
  */
 export function SiteRecycleBin({ folderId, onRestored }: { folderId: number; onRestored: () => void }) {
   const words = t();
-  const [sites, setSites] = useState<readonly ChildSite[]>();
-  const [error, setError] = useState<string>();
-  const [note, setNote] = useState<string>();
-  const load = async () => {
-    setError(undefined);
-    try {
-      setSites(await childSites(folderId, 'Deleted'));
-    } catch (failure) {
-      setError(describe(failure));
-    }
-  };
-  const restore = async (site: ChildSite) => {
-    setNote(undefined);
-    setError(undefined);
-    try {
-      await post(`api/items/${site.SiteId}/restore`);
-      setNote(`${words.restored}: ${site.Title}`);
-      onRestored();
-      await load();
-    } catch (failure) {
-      setError(describe(failure));
-    }
-  };
   return (
-    <details
-      class="recycle-bin card"
-      onToggle={(event) => (event.currentTarget as HTMLDetailsElement).open && load()}
-    >
-      <summary>
-        <h2>{words.recycleBin}</h2>
-      </summary>
-      <Notice error={error} note={note} />
-      {!sites && !error && <Loading />}
-      {sites && sites.length === 0 && <p class="muted">{words.recycleBinNoSites}</p>}
-      {sites && sites.length > 0 && (
+    <Bin read={() => childSites(folderId, 'Deleted')} empty={words.recycleBinNoSites} onRestored={onRestored}>
+      {(sites, restore) => (
         <table class="deleted">
           <thead>
             <tr>
@@ -161,19 +91,80 @@ export function SiteRecycleBin({ folderId, onRestored }: { folderId: number; onR
                 </td>
                 <td>{String(site.DeletedTime ?? '').replace('T', ' ')}</td>
                 <td class="action">
-                  <button
-                    type="button"
-                    aria-label={`${words.restore}: ${site.Title}`}
-                    onClick={() => void restore(site)}
-                  >
-                    {words.restore}
-                  </button>
+                  <RestoreButton label={site.Title} onClick={() => restore(site.SiteId, site.Title)} />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
+    </Bin>
+  );
+}
+
+/** Restores the item `id` (named `label` in the message), then reads the bin again. */
+type Restore = (id: number, label: string) => Promise<void>;
+
+/**
+ * What both bins share: a panel that reads its entries when opened, with their errors and the last
+ * restore's message, and the restore itself (`onRestored` after it, before the bin is read again).
+ */
+function Bin<T>({
+  read,
+  empty,
+  onRestored,
+  children,
+}: {
+  read: () => Promise<readonly T[]>;
+  empty: string;
+  onRestored?: () => void;
+  children: (entries: readonly T[], restore: Restore) => ComponentChildren;
+}) {
+  const words = t();
+  const [entries, setEntries] = useState<readonly T[]>();
+  const [error, setError] = useState<string>();
+  const [note, setNote] = useState<string>();
+  const load = async () => {
+    setError(undefined);
+    try {
+      setEntries(await read());
+    } catch (failure) {
+      setError(describe(failure));
+    }
+  };
+  const restore: Restore = async (id, label) => {
+    setNote(undefined);
+    setError(undefined);
+    try {
+      await post(`api/items/${id}/restore`);
+      setNote(`${words.restored}: ${label}`);
+      onRestored?.();
+      await load();
+    } catch (failure) {
+      setError(describe(failure));
+    }
+  };
+  return (
+    <details
+      class="recycle-bin card"
+      onToggle={(event) => (event.currentTarget as HTMLDetailsElement).open && load()}
+    >
+      <summary>
+        <h2>{words.recycleBin}</h2>
+      </summary>
+      <Notice error={error} note={note} />
+      {!entries && !error && <Loading />}
+      {entries && entries.length === 0 && <p class="muted">{empty}</p>}
+      {entries && entries.length > 0 && children(entries, restore)}
     </details>
+  );
+}
+
+function RestoreButton({ label, onClick }: { label: string; onClick: () => Promise<void> }) {
+  const words = t();
+  return (
+    <button type="button" aria-label={`${words.restore}: ${label}`} onClick={() => void onClick()}>
+      {words.restore}
+    </button>
   );
 }
