@@ -30,7 +30,7 @@ export type Condition = (typeof conditions)[number];
  * The reference's other conditions belong to its screens, formulas and bulk or background jobs, none of
  * which the API has; true would promise a run that never comes, so only false is taken.
  */
-const screenConditions = [
+export const screenConditions = [
   'WhenloadingSiteSettings',
   'WhenViewProcessing',
   'BeforeFormula',
@@ -40,9 +40,8 @@ const screenConditions = [
   'Background',
 ] as const;
 
-/** A boolean, or 1 and 0 for true and false, as the reference's deserializer takes them. */
 /** A condition or option flag: true or false, or 1 or 0 as the reference's deserializer takes them. */
-const flag = z
+export const flag = z
   .union([z.boolean(), z.number().int().min(0).max(1)])
   .transform((value) => value === true || value === 1);
 const off = z

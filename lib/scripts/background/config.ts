@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { text } from '../../schema';
-import { MAX_BODY_BYTES } from '../../sites/site-scripts';
+import { conditions, flag, MAX_BODY_BYTES, screenConditions } from '../../sites/site-scripts';
 import { ianaZone } from '../../zoned-time';
 
 /**
@@ -100,28 +100,9 @@ export const backgroundSchedule = z
   .meta({ id: 'BackgroundSchedule' });
 export type BackgroundSchedule = z.output<typeof backgroundSchedule>;
 
-const flag = z
-  .union([z.boolean(), z.number().int().min(0).max(1)])
-  .transform((value) => value === true || value === 1);
 /** The site conditions a ServerScript carries: a background script's are all false, as the reference writes them. */
 const off = z.union([z.literal(false), z.number().int().min(0).max(0)]).transform(() => false);
-const siteConditions = [
-  'WhenloadingSiteSettings',
-  'WhenViewProcessing',
-  'WhenloadingRecord',
-  'BeforeFormula',
-  'AfterFormula',
-  'BeforeCreate',
-  'AfterCreate',
-  'BeforeUpdate',
-  'AfterUpdate',
-  'BeforeDelete',
-  'AfterDelete',
-  'BeforeBulkDelete',
-  'AfterBulkDelete',
-  'BeforeOpeningPage',
-  'BeforeOpeningRow',
-] as const;
+const siteConditions = [...conditions, ...screenConditions.filter((name) => name !== 'Background')];
 
 export const backgroundScript = z
   .strictObject({
