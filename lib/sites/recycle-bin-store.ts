@@ -1,7 +1,7 @@
 import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { now } from '../clock';
 import { settings } from '../config/settings';
-import { batchWrite } from '../storage/batch';
+import { batchGet, batchWrite } from '../storage/batch';
 import { dynamo } from '../storage/clients';
 import { queryAll } from '../storage/queries';
 import { tableName } from '../storage/tables';
@@ -200,19 +200,24 @@ export async function deletedChildEntries(
   tenantId: number,
   parentId: number,
 ): Promise<Record<string, unknown>[]> {
-  const entries: Record<string, unknown>[] = [];
+  const ids: number[] = [];
   for await (const mark of queryAll({
     TableName: table(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': sitePk(tenantId, parentId), ':prefix': CHILD },
     ConsistentRead: true,
   })) {
-    if (!live(mark)) continue;
-    const entry = await siteEntry(tenantId, Number(mark.SiteId));
-    // A mark left behind (its entry replaced by a later deletion elsewhere) lists nothing.
-    if (entry && isDeletedRoot(entry) && Number(entry.ParentId) === parentId) entries.push(entry);
+    if (live(mark)) ids.push(Number(mark.SiteId));
   }
-  return entries;
+  const entries = await batchGet(
+    table(),
+    ids.map((id) => binKeys.site(tenantId, id)),
+    { consistent: true },
+  );
+  // A mark left behind (its entry replaced by a later deletion elsewhere) lists nothing.
+  return entries
+    .filter((entry) => live(entry) && isDeletedRoot(entry) && Number(entry.ParentId) === parentId)
+    .sort((a, b) => Number(a.SiteId) - Number(b.SiteId));
 }
 
 /** Whether the bin still holds the record (expired or not): its files and history must then stay. */
